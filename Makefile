@@ -1,0 +1,53 @@
+# Shinpan: every target does its own set-up on a fresh Debian machine.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
+PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
+MO     := $(PO:.po=.mo)
+
+.PHONY: run test serve bench translations catalogs browser lint clean
+
+run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
+	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.test catalogs browser  ## the whole suite
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.runtime catalogs  ## referee throughput as ratios in one run
+	$(BIN)/python -m rulebook.bench
+
+$(VENV)/.runtime: pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -c constraints.txt -e .
+	touch $@
+
+$(VENV)/.test: $(VENV)/.runtime
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[test]'
+	touch $@
+
+# .mo files are build output: compiled from the .po sources, never committed.
+catalogs: $(MO)
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
+	$(BIN)/pybabel compile -d translations -l $* -D messages
+
+# Extract UI strings and rule texts, merge them into every catalog, compile.
+translations: $(VENV)/.runtime
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k lazy_gettext -k _l --add-comments=Translators: \
+		--sort-by-file --no-wrap -o translations/messages.pot .
+	$(BIN)/pybabel update -i translations/messages.pot -d translations -D messages --no-wrap --ignore-obsolete
+	$(MAKE) catalogs
+
+# Debian's Chromium for the browser tests (never `playwright install`), and axe-core.
+browser:
+	@command -v chromium >/dev/null || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+	@test -f node_modules/axe-core/axe.min.js || npm ci --no-audit --no-fund --silent
+
+lint: $(VENV)/.test
+	$(BIN)/ruff check rulebook webapp tests
+
+clean:
+	rm -rf $(VENV) node_modules translations/*/LC_MESSAGES/*.mo tests/artifacts

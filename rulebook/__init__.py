@@ -1,0 +1,1 @@
+"""Shinpan's canonical rulebooks and the referee that enforces them (no Flask here)."""

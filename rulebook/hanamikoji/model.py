@@ -1,0 +1,191 @@
+"""The Hanamikoji rulebook as typed, immutable objects built from the YAML."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..loader import HERE, RulebookError, load_yaml_checked
+
+DEFAULT_PATH = HERE / "hanamikoji.yaml"
+SCHEMA = "hanamikoji.rulebook.schema.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Geisha:
+    id: str
+    name: str
+    charm: int
+    cards: int
+    colour: str
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: str
+    rule: str
+    cards: int
+    split: tuple[int, ...] | None
+    face: str
+    chooser: str
+    scored: bool
+    opponent_takes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    id: str
+    publisher: str
+    language: str
+    year: int | None
+    source: str
+    actions: dict[str, str]
+    # Steps such as ("most_geishas", "most_charm", "shared"); ("unknown",) when no source says.
+    round_limit_tiebreak: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    id: str
+    title: str
+    rules: dict[str, str]  # rule id -> English text
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    source_file: str
+    canonical_source: str
+    geishas: tuple[Geisha, ...]
+    actions: dict[str, Action]
+    removed: int
+    hand: int
+    draw_per_turn: int
+    actions_per_player: int
+    first_player: str
+    scored_per_side: int
+    goal_geishas: int
+    goal_charm: int
+    clash_winner: str
+    round_limit: int
+    tiebreak_rules: dict[str, str]
+    default_edition: str
+    editions: dict[str, Edition]
+    variants: dict[str, dict[str, Any]]
+    disagreements: tuple[dict[str, Any], ...]
+    faq: tuple[dict[str, Any], ...]
+    sections: tuple[Section, ...]
+    rules: dict[str, str] = field(default_factory=dict)  # every rule id -> English text
+    geisha_index: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def total_cards(self) -> int:
+        return sum(g.cards for g in self.geishas)
+
+    @property
+    def draw_pile(self) -> int:
+        """Cards left to draw after the deal: 21 - 1 - 2*6 = 8 in the canonical game."""
+        return self.total_cards - self.removed - 2 * self.hand
+
+    def variant_default(self, name: str) -> Any:
+        return self.variants[name]["default"]
+
+
+def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str, str]]:
+    """What the schema cannot see: references between parts of the file."""
+    problems: list[tuple[str, str]] = []
+    action_ids = [a["id"] for a in data["actions"]]
+    geisha_ids = [g["id"] for g in data["geishas"]]
+    for label, ids in (("geishas", geisha_ids), ("actions", action_ids)):
+        if len(set(ids)) != len(ids):
+            problems.append((label, "ids must be unique"))
+    for i, action in enumerate(data["actions"]):
+        if action["rule"] not in rules:
+            problems.append((f"actions[{i}].rule", f"unknown rule id {action['rule']!r}"))
+        if action["split"] and sum(action["split"]) != action["cards"]:
+            problems.append((f"actions[{i}].split", "the sets must add up to `cards`"))
+    if data["default_edition"] not in data["editions"]:
+        problems.append(("default_edition", f"no edition {data['default_edition']!r}"))
+    for key, edition in data["editions"].items():
+        if set(edition["actions"]) != set(action_ids):
+            problems.append((f"editions.{key}.actions", f"must name exactly the actions {action_ids}"))
+        if f"edition.{key}" not in rules:
+            problems.append((f"editions.{key}", f"no rule text edition.{key}"))
+    for step, spec in data["tiebreak_steps"].items():
+        if spec["rule"] not in rules:
+            problems.append((f"tiebreak_steps.{step}.rule", f"unknown rule id {spec['rule']!r}"))
+    for key, variant in data["variants"].items():
+        if variant["rule"] not in rules:
+            problems.append((f"variants.{key}.rule", f"unknown rule id {variant['rule']!r}"))
+    for label in ("disagreements", "faq"):
+        for i, entry in enumerate(data[label]):
+            refs = [entry["id"], *entry.get("rules", []), entry.get("rule"), entry.get("canonical")]
+            for ref in filter(None, refs):
+                if ref not in rules:
+                    problems.append((f"{label}[{i}]", f"unknown rule id {ref!r}"))
+    return problems
+
+
+def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
+    rules: dict[str, str] = {}
+    duplicates: list[tuple[str, str]] = []
+    for i, section in enumerate(data["sections"]):
+        for rule_id, text in section["rules"].items():
+            if rule_id in rules:
+                duplicates.append((f"sections[{i}].rules.{rule_id}", "rule id used twice"))
+            rules[rule_id] = " ".join(text.split())
+    problems = duplicates + _cross_check(data, rules)
+    if problems:
+        raise RulebookError(source_file, problems)
+
+    def chain(value: Any) -> tuple[str, ...]:
+        return ("unknown",) if value == "unknown" else tuple(value)
+
+    geishas = tuple(Geisha(**g) for g in data["geishas"])
+    rnd, victory = data["round"], data["victory"]
+    return Rulebook(
+        source_file=source_file,
+        canonical_source=data["canonical_source"],
+        geishas=geishas,
+        actions={
+            a["id"]: Action(**{**a, "split": tuple(a["split"]) if a["split"] else None})
+            for a in data["actions"]
+        },
+        removed=rnd["removed"],
+        hand=rnd["hand"],
+        draw_per_turn=rnd["draw_per_turn"],
+        actions_per_player=rnd["actions_per_player"],
+        first_player=rnd["first_player"],
+        scored_per_side=rnd["scored_per_side"],
+        goal_geishas=victory["geishas"],
+        goal_charm=victory["charm"],
+        clash_winner=victory["clash_winner"],
+        round_limit=data["round_limit"]["rounds"],
+        tiebreak_rules={k: v["rule"] for k, v in data["tiebreak_steps"].items()},
+        default_edition=data["default_edition"],
+        editions={
+            key: Edition(id=key, **{**e, "round_limit_tiebreak": chain(e["round_limit_tiebreak"])})
+            for key, e in data["editions"].items()
+        },
+        variants=data["variants"],
+        disagreements=tuple(data["disagreements"]),
+        faq=tuple(data["faq"]),
+        sections=tuple(
+            Section(s["id"], s["title"], {k: rules[k] for k in s["rules"]}) for s in data["sections"]
+        ),
+        rules=rules,
+        geisha_index={g.id: i for i, g in enumerate(geishas)},
+    )
+
+
+def load_rulebook(path: Path | str | None = None) -> Rulebook:
+    """Load and check a Hanamikoji rulebook (the shipped one by default)."""
+    if path is None:
+        return _default_rulebook()
+    return build_rulebook(load_yaml_checked(path, SCHEMA), str(path))
+
+
+@lru_cache(maxsize=1)
+def _default_rulebook() -> Rulebook:
+    return build_rulebook(load_yaml_checked(DEFAULT_PATH, SCHEMA), str(DEFAULT_PATH))

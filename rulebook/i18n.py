@@ -1,0 +1,45 @@
+"""Gettext catalogs shared by the referee, the CLI and the web app.
+
+`translations/` holds one catalog per language (domain `messages`); the web app's
+Flask-Babel reads the same files. Rule texts use the rule id as message context.
+"""
+from __future__ import annotations
+
+import gettext
+from functools import lru_cache
+from pathlib import Path
+
+from babel.support import NullTranslations, Translations
+
+LANGUAGES = ("en", "de", "uk", "es", "fr")
+DEFAULT_LANGUAGE = "en"
+
+
+def translations_dir() -> Path:
+    """The folder of compiled catalogs: beside the packages in a checkout, inside when installed."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "translations", here / "translations"):
+        if candidate.is_dir():
+            return candidate
+    return here.parent / "translations"
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction; it is translated later, where the language is known."""
+    return message
+
+
+@lru_cache(maxsize=None)
+def translator(lang: str) -> gettext.NullTranslations:
+    """The catalog for `lang` (English, the source language, needs none)."""
+    if lang not in LANGUAGES or lang == DEFAULT_LANGUAGE:
+        return NullTranslations()
+    return Translations.load(str(translations_dir()), [lang], domain="messages")
+
+
+def normalize_language(value: str | None) -> str | None:
+    """`de-AT` -> `de`; None for a language we do not have."""
+    if not value:
+        return None
+    code = value.strip().replace("_", "-").split("-")[0].lower()
+    return code if code in LANGUAGES else None

@@ -1,0 +1,60 @@
+"""Load a rulebook YAML file and check it against its JSON Schema.
+
+A broken rulebook fails loudly with the file, the YAML path and what is wrong,
+so an editor of the YAML never has to read a traceback.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+
+HERE = Path(__file__).resolve().parent
+SCHEMAS = HERE / "schemas"
+
+
+class RulebookError(ValueError):
+    """A rulebook file that is not well-formed or breaks its schema."""
+
+    def __init__(self, file: Path | str, problems: list[tuple[str, str]]):
+        self.file = str(file)
+        self.problems = problems  # (yaml path, what is wrong)
+        lines = [f"{self.file}: {path or '(top level)'}: {message}" for path, message in problems]
+        super().__init__("invalid rulebook\n" + "\n".join(lines))
+
+
+def yaml_path(parts) -> str:
+    """Render a jsonschema path as a YAML path like `geishas[3].charm`."""
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str) -> dict[str, Any]:
+    with open(SCHEMAS / name, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def load_yaml_checked(path: Path | str, schema_name: str) -> dict[str, Any]:
+    """Parse `path` and validate it against `schemas/<schema_name>`; raise RulebookError."""
+    path = Path(path)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = yaml.safe_load(handle)
+    except OSError as exc:
+        raise RulebookError(path, [("", f"cannot read the file: {exc.strerror}")]) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise RulebookError(path, [(where, f"not valid YAML: {getattr(exc, 'problem', exc)}")]) from None
+    validator = Draft202012Validator(load_schema(schema_name))
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        raise RulebookError(path, [(yaml_path(e.absolute_path), e.message) for e in errors])
+    return data
