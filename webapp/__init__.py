@@ -1,26 +1,46 @@
-"""The Shinpan web site: rules pages, scoring checker and JSON API (no game logic here)."""
+"""The Shinpan web site: rules pages, scoring checker and JSON API (no game logic here).
+
+`create_app()` wires configuration, Flask-Babel (locale from the URL's `/<lang>/`),
+the URL converters and the blueprints. To add a feature, write a blueprint module and
+list it in `BLUEPRINTS` below.
+"""
 from __future__ import annotations
 
-from flask import Flask, redirect, request, url_for
+from flask import Flask, g
 
-from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from rulebook.i18n import translations_dir
+
+from . import languages
+
+# (module, attribute) of every blueprint, registered in this order. The JSON API and the
+# scoring checker go here too, e.g. ("webapp.api", "bp"), ("webapp.checker", "bp").
+BLUEPRINTS: list[tuple[str, str]] = [
+    ("webapp.site", "bp"),
+    ("webapp.rules", "bp"),
+]
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__)
-    app.config.from_mapping(JSON_AS_ASCII=False)
+    app.config.from_mapping(
+        JSON_AS_ASCII=False,
+        BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(translations_dir()),
+        BABEL_DEFAULT_DOMAIN="messages",
+    )
     if test_config:
         app.config.update(test_config)
 
-    @app.get("/")
-    def negotiate():
-        lang = request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
-        response = redirect(url_for("home", lang=lang))
-        response.vary.add("Accept-Language")
-        return response
+    languages.init_app(app)
 
-    @app.get("/<lang>/")
-    def home(lang: str):
-        return f"<!doctype html><html lang='{lang}'><title>Shinpan</title><h1>Shinpan</h1></html>"
+    import importlib
+
+    for module_name, attr in BLUEPRINTS:
+        module = importlib.import_module(module_name)
+        app.register_blueprint(getattr(module, attr))
+
+    @app.context_processor
+    def page_language() -> dict:
+        return {"lang": g.get("lang") or languages.negotiated()}
 
     return app

@@ -1,0 +1,103 @@
+"""Languages in URLs: `/<lang>/...`, negotiation for `/` and errors, switcher links."""
+from __future__ import annotations
+
+from flask import Flask, g, request, url_for
+from flask_babel import Babel
+from werkzeug.routing import BaseConverter, ValidationError
+
+from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES
+
+from .games import GAMES
+from .terms import language_name
+
+
+class LanguageConverter(BaseConverter):
+    """Matches only the languages we have; `/xx/...` is then a plain 404."""
+
+    regex = "(?:" + "|".join(LANGUAGES) + ")"
+
+
+class GameConverter(BaseConverter):
+    """A game slug from the registry (checked at match time, so games can be added)."""
+
+    regex = "[a-z0-9-]+"
+
+    def to_python(self, value: str) -> str:
+        if value not in GAMES:
+            raise ValidationError()
+        return value
+
+
+def negotiated() -> str:
+    """The best language for this request's Accept-Language header."""
+    try:
+        return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+    except RuntimeError:  # outside a request
+        return DEFAULT_LANGUAGE
+
+
+def current() -> str:
+    lang = g.get("lang")
+    if lang in LANGUAGES:
+        return lang
+    g.negotiated = True
+    return negotiated()
+
+
+def init_app(app: Flask) -> None:
+    app.url_map.converters["lang"] = LanguageConverter
+    app.url_map.converters["game"] = GameConverter
+    app.url_map.strict_slashes = True
+    Babel(app, locale_selector=current)
+
+    @app.url_value_preprocessor
+    def pull_lang(endpoint, values):
+        if values and values.get("lang") in LANGUAGES:
+            g.lang = values.pop("lang")
+
+    @app.url_defaults
+    def add_lang(endpoint, values):
+        if "lang" not in values and app.url_map.is_endpoint_expecting(endpoint, "lang"):
+            values["lang"] = current()
+
+    @app.after_request
+    def vary(response):
+        if g.get("negotiated"):
+            response.vary.add("Accept-Language")
+        return response
+
+    app.jinja_env.globals.update(
+        language_links=language_links,
+        language_name=language_name,
+        LANGUAGES=LANGUAGES,
+    )
+
+
+def _same_page(lang: str, external: bool = False, keep_query: bool = True) -> str:
+    args = dict(request.view_args or {})
+    args["lang"] = lang
+    if keep_query:
+        for key, value in request.args.items(multi=False):
+            args.setdefault(key, value)
+    return url_for(request.endpoint, _external=external, **args)
+
+
+def language_links() -> list[dict[str, str]]:
+    """This page in every language: for the switcher and the hreflang alternates."""
+    here = current()
+    if request.endpoint is None or not (request.url_rule and "lang" in request.url_rule.arguments):
+        # an error page: offer the home page in every language
+        links = [
+            {"lang": code, "href": url_for("site.home", lang=code),
+             "abs": url_for("site.home", lang=code, _external=True)}
+            for code in LANGUAGES
+        ]
+    else:
+        links = [
+            {"lang": code, "href": _same_page(code), "abs": _same_page(code, external=True)}
+            for code in LANGUAGES
+        ]
+    for link in links:
+        link["name"] = language_name(link["lang"], link["lang"])
+        link["current"] = link["lang"] == here
+    return links
