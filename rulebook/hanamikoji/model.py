@@ -78,6 +78,8 @@ class Rulebook:
     sections: tuple[Section, ...]
     rules: dict[str, str] = field(default_factory=dict)  # every rule id -> English text
     geisha_index: dict[str, int] = field(default_factory=dict)
+    # Per-language lookups computed once (see referee.Phrases); not part of the rules.
+    cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def total_cards(self) -> int:

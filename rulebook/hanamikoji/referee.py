@@ -205,6 +205,24 @@ class Decision:
     steps: tuple[tuple[str, str | None, dict[str, Any]], ...]  # (message key, rule, values)
 
 
+class Phrases:
+    """A language's explanation templates and geisha names, translated once."""
+
+    def __init__(self, rb: Rulebook, lang: str):
+        t = translator(lang)
+        self.explain = {key: t.gettext(text) for key, text in E.items()}
+        self.geishas = [geisha_name(rb, g.id, lang) for g in rb.geishas]
+        self.players = {p: player_label(p, lang) for p in PLAYERS}
+        self.counted: dict[tuple[str, int], str] = {}  # "3 geishas", filled as needed
+
+
+def phrases(rb: Rulebook, lang: str) -> Phrases:
+    found = rb.cache.get(("phrases", lang))
+    if found is None:
+        found = rb.cache[("phrases", lang)] = Phrases(rb, lang)
+    return found
+
+
 class Referee:
     """One request's work: collects problems, then scores and explains."""
 
@@ -212,18 +230,18 @@ class Referee:
         self.rb = rb
         self.lang = lang
         self.t = translator(lang)
+        self.phrases = phrases(rb, lang)
         self.problems: list[Problem] = []
-        self.names = {p: player_label(p, lang) for p in PLAYERS}
+        self.names = dict(self.phrases.players)
         self.edition = rb.default_edition
 
     # -- messages -----------------------------------------------------------------
-    def error(self, code: str, path: str, rule: str, count: int | None = None, **values: Any):
-        if count is None:
-            template = self.t.gettext(M[code])
-        else:
+    def error(self, code: str, path: str, rule: str, **values: Any):
+        if code in MP:  # the message has a count in it: the language's plural form
             singular, plural = MP[code]
-            template = self.t.ngettext(singular, plural, count)
-            values["count"] = count
+            template = self.t.ngettext(singular, plural, values["count"])
+        else:
+            template = self.t.gettext(M[code])
         self.problems.append(Problem(code, path, rule, template.format(**values)))
 
     def type_error(self, path: str, expected: str, value: Any, rule: str = "referee.request"):
@@ -231,14 +249,18 @@ class Referee:
                    value=describe(value))
 
     def say(self, key: str, rule: str | None, **values: Any) -> dict[str, Any]:
-        return {"rule": rule, "message": self.t.gettext(E[key]).format(**values)}
+        return {"rule": rule, "message": self.phrases.explain[key].format(**values)}
 
     def plural(self, key: str, count: int) -> str:
-        singular, plural = EP[key]
-        return self.t.ngettext(singular, plural, count).format(count=count)
+        cache = self.phrases.counted
+        text = cache.get((key, count))
+        if text is None:
+            singular, plural = EP[key]
+            text = cache[(key, count)] = self.t.ngettext(singular, plural, count).format(count=count)
+        return text
 
     def geisha(self, index: int) -> str:
-        return geisha_name(self.rb, self.rb.geishas[index].id, self.lang)
+        return self.phrases.geishas[index]
 
     def action(self, action_id: str) -> str:
         return action_name(self.rb, action_id, self.lang, self.edition)
@@ -362,44 +384,44 @@ class Referee:
                 self.error("request.unknown-field", pointer_join(path, key), "referee.request",
                            field=key)
         counts: dict[str, list[int]] = {}
-        ok = True
+        clean: dict[str, bool] = {}  # a side whose every count is a whole number >= 0
         for player in PLAYERS:
             side = board.get(player)
             side_path = pointer_join(path, player)
             if player not in board:
                 self.error("request.missing-field", side_path, "referee.request", field=player)
-                ok = False
                 continue
             if not isinstance(side, list) or len(side) != n:
                 self.error("board.length", side_path, "referee.request", count=n)
-                ok = False
                 continue
-            side = list(side)
+            clean[player] = True
             for i, value in enumerate(side):
                 if type(value) is not int or value < 0:
                     self.error("board.count", f"{side_path}/{i}", "components.item-cards",
                                value=describe(value))
+                    clean[player] = False
+            counts[player] = [v if type(v) is int and v >= 0 else 0 for v in side]
+        ok = len(clean) == 2 and all(clean.values())
+        if len(counts) == 2:  # check the columns even when another count is bad
+            for i, geisha in enumerate(rb.geishas):
+                total = counts["a"][i] + counts["b"][i]
+                limit = geisha.cards - (1 if removed == i else 0)
+                if total > limit:
+                    if removed == i:
+                        self.error("board.geisha-overflow-removed", f"{path}/a/{i}",
+                                   "deal.remove-one", geisha=self.geisha(i), cards=geisha.cards,
+                                   max=limit, total=total)
+                    else:
+                        self.error("board.geisha-overflow", f"{path}/a/{i}", "components.item-cards",
+                                   geisha=self.geisha(i), cards=geisha.cards, total=total)
                     ok = False
-            counts[player] = side
-        if not ok:
-            return None
-        for i, geisha in enumerate(rb.geishas):
-            total = counts["a"][i] + counts["b"][i]
-            limit = geisha.cards - (1 if removed == i else 0)
-            if total > limit:
-                if removed == i:
-                    self.error("board.geisha-overflow-removed", f"{path}/a/{i}", "deal.remove-one",
-                               geisha=self.geisha(i), cards=geisha.cards, max=limit, total=total)
-                else:
-                    self.error("board.geisha-overflow", f"{path}/a/{i}", "components.item-cards",
-                               geisha=self.geisha(i), cards=geisha.cards, total=total)
-                ok = False
         for player in PLAYERS:
-            total = sum(counts[player])
-            if total != rb.scored_per_side:
-                self.error("board.side-total", pointer_join(path, player), "scoring.eight-cards",
-                           count=total, player=self.names[player], expected=rb.scored_per_side)
-                ok = False
+            if clean.get(player):
+                total = sum(counts[player])
+                if total != rb.scored_per_side:
+                    self.error("board.side-total", pointer_join(path, player), "scoring.eight-cards",
+                               count=total, player=self.names[player], expected=rb.scored_per_side)
+                    ok = False
         return counts if ok else None
 
     def read_card(self, value: Any, path: str) -> int | None:
@@ -662,19 +684,20 @@ class Referee:
 
     # -- explanation ------------------------------------------------------------------
     def explain_markers(self, before: list[str | None], board: dict[str, list[int]]) -> list[dict]:
+        explain, names, geishas = self.phrases.explain, self.names, self.phrases.geishas
         out = []
-        for i, geisha in enumerate(self.rb.geishas):
-            a, b = board["a"][i], board["b"][i]
-            values = {"geisha": self.geisha(i), "charm": geisha.charm, "a": a, "b": b}
+        for i, (a, b) in enumerate(zip(board["a"], board["b"])):
+            held = before[i]
             if a != b:
                 winner = "a" if a > b else "b"
-                key = "marker.kept" if before[i] == winner else "marker.won"
-                out.append(self.say(key, "scoring.majority", player=self.names[winner], **values))
-            elif before[i] is None:
-                out.append(self.say("marker.tie-middle", "scoring.tie-keeps-marker", **values))
+                key, rule, player = ("marker.kept" if held == winner else "marker.won",
+                                     "scoring.majority", names[winner])
             else:
-                out.append(self.say("marker.tie-kept", "scoring.tie-keeps-marker",
-                                    player=self.names[before[i]], **values))
+                key = "marker.tie-middle" if held is None else "marker.tie-kept"
+                rule, player = "scoring.tie-keeps-marker", names.get(held)
+            message = explain[key].format(geisha=geishas[i], charm=self.rb.geishas[i].charm,
+                                          a=a, b=b, player=player)
+            out.append({"rule": rule, "message": message})
         return out
 
     def explain_totals(self, s: Standing) -> list[dict]:
@@ -902,8 +925,25 @@ def alternatives(ref: Referee, config: Config, standings: list[Standing],
     out = []
     last_round = standings[-1].round
     chosen_key = (chosen.status, chosen.winner)
-    for other, label, values in readings(ref.rb, config):
-        d, index = ref.play_out(standings, other)
+    rb = ref.rb
+    # A reading can only differ where a clash happened or the round limit was reached, and
+    # editions differ only in their round-limit chain: compute each distinct reading once.
+    clash_seen = any(
+        sum(1 for p in PLAYERS if s.geishas[p] >= rb.goal_geishas or s.charm[p] >= rb.goal_charm) == 2
+        for s in standings)
+    limit_seen = last_round >= rb.round_limit
+
+    def reading_key(c: Config) -> tuple:
+        limit = c.round_limit and limit_seen
+        return (c.clash_winner if clash_seen else None, limit,
+                rb.editions[c.edition].round_limit_tiebreak if limit else None)
+
+    seen: dict[tuple, tuple[Decision, int]] = {reading_key(config): (chosen, len(standings) - 1)}
+    for other, label, values in readings(rb, config):
+        key = reading_key(other)
+        if key not in seen:
+            seen[key] = ref.play_out(standings, other)
+        d, index = seen[key]
         decided_round = standings[index].round
         if (d.status, d.winner) == chosen_key and decided_round == last_round:
             continue

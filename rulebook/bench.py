@@ -1,0 +1,85 @@
+"""`make bench`: referee throughput, measured as ratios in one run.
+
+These machines are shared and noisy, so absolute numbers drift; the ratio to a
+`json.loads` + `json.dumps` round trip of the same requests, measured in the same
+run, is the honest figure.
+"""
+from __future__ import annotations
+
+import json
+import random
+import time
+
+from .hanamikoji.referee import referee
+
+LOG = [
+    {"player": "a", "action": "secret", "cards": ["ruri"]},
+    {"player": "b", "action": "tradeoff", "cards": ["ayane", "iroha"]},
+    {"player": "a", "action": "gift", "cards": ["ruri", "ruri", "anju"], "taken": "anju"},
+    {"player": "b", "action": "competition", "cards": [["anju", "anju"], ["yoko", "tomoyo"]], "taken": 0},
+    {"player": "a", "action": "competition", "cards": [["yoko", "yoko"], ["chiharu", "tomoyo"]], "taken": 1},
+    {"player": "b", "action": "secret", "cards": ["ruri"]},
+    {"player": "a", "action": "tradeoff", "cards": ["ayane", "iroha"]},
+    {"player": "b", "action": "gift", "cards": ["chiharu", "chiharu", "anju"], "taken": "chiharu"},
+]
+
+
+def board_requests(count: int, seed: int = 7) -> list[str]:
+    """Valid one-round board requests with varied boards, as JSON text."""
+    rng = random.Random(seed)
+    cards = [g for g, n in zip(range(7), (2, 2, 2, 3, 3, 4, 5)) for _ in range(n)]
+    out = []
+    for _ in range(count):
+        deck = cards[:]
+        rng.shuffle(deck)
+        board = {"a": [0] * 7, "b": [0] * 7}
+        for c in deck[:8]:
+            board["a"][c] += 1
+        for c in deck[8:16]:
+            board["b"][c] += 1
+        out.append(json.dumps({"game": "hanamikoji", "rounds": [{"board": board}]}))
+    return out
+
+
+def log_requests(count: int) -> list[str]:
+    return [json.dumps({"game": "hanamikoji", "rounds": [{"actions": LOG}]})] * count
+
+
+def rate(func, payloads: list[str], repeat: int = 5) -> float:
+    """Best of `repeat` runs, in requests per second."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for text in payloads:
+            func(text)
+        best = min(best, time.perf_counter() - start)
+    return len(payloads) / best
+
+
+def json_only(text: str) -> str:
+    return json.dumps(json.loads(text))
+
+
+def scored(text: str) -> str:
+    response = referee(json.loads(text))
+    assert response["valid"], response
+    return json.dumps(response)
+
+
+def main() -> None:
+    print("Referee benchmark (one core, best of 5, one round per request)")
+    print("  'referee' = validate + score + explain a parsed request; 'with JSON' adds")
+    print("  json.loads of the request and json.dumps of the response; the ratio compares")
+    print("  'with JSON' to a bare json.loads + json.dumps of the same requests.")
+    for label, payloads in (("board mode", board_requests(2000)), ("action-log mode", log_requests(2000))):
+        parsed = [json.loads(text) for text in payloads]
+        core = rate(referee, parsed)
+        baseline = rate(json_only, payloads)
+        full = rate(scored, payloads)
+        print(f"  {label:16s} referee {1e6 / core:6.1f} us/round ({core:7.0f}/s)   "
+              f"with JSON {1e6 / full:6.1f} us ({full:7.0f}/s)   "
+              f"json only {1e6 / baseline:5.1f} us   ratio {full / baseline:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,385 @@
+"""The Koi-Koi rulebook as typed, immutable objects built from the YAML.
+
+Card sets are precomputed as bit masks (bit i = card index i), so matching a yaku is a
+couple of integer operations.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..loader import HERE, RulebookError, load_yaml_checked
+
+DEFAULT_PATH = HERE / "koikoi.yaml"
+SCHEMA = "koikoi.rulebook.schema.json"
+KINDS = ("bright", "animal", "ribbon", "plain")
+PLAYERS = ("a", "b")
+
+
+@dataclass(frozen=True, slots=True)
+class Month:
+    id: str
+    number: int
+    name: str  # the month's flower, in English
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    index: int
+    slug: str
+    month: int
+    kind: str
+    name: str
+    ribbon: str | None = None
+    dual_kind: str | None = None
+
+    @property
+    def bit(self) -> int:
+        return 1 << self.index
+
+
+@dataclass(frozen=True, slots=True)
+class Yaku:
+    id: str
+    name: str
+    romaji: str
+    group: str
+    rule: str
+    match: str  # "cards" | "count" | "hand"
+    cards: int = 0  # mask of required cards ("cards")
+    requires: int = 0  # mask of cards that must also be held
+    count_kind: str | None = None
+    count_min: int = 0
+    excluding: int = 0  # mask of cards that do not count towards `count_min`
+    hand_month_count: int = 0
+    hand_pairs: int = 0
+    extra: str | None = None  # kind counted for +1 per extra card
+    viewing: bool = False
+    spoiled_by: int = 0
+
+    @property
+    def hand(self) -> bool:
+        return self.match == "hand"
+
+
+@dataclass(frozen=True, slots=True)
+class YakuValue:
+    points: int | None  # None: no source documents the value
+    extra: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    id: str
+    rule: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    int_min: int | None = None
+    int_max: int | None = None
+    nullable: bool = False
+
+    def accepts(self, value: Any) -> bool:
+        if value is None:
+            return self.nullable
+        if self.choices is not None:
+            # bool is an int in Python: compare type as well as value.
+            return any(type(value) is type(c) and value == c for c in self.choices)
+        return (
+            type(value) is int
+            and self.int_min is not None
+            and self.int_max is not None
+            and self.int_min <= value <= self.int_max
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    id: str
+    name: str
+    rule: str
+    source: str
+    values: dict[str, YakuValue]  # absent: the yaku is not part of this ruleset
+    stacks: tuple[frozenset[str], ...]
+    options: dict[str, Any]  # documented defaults; the rest fall back to OptionSpec.default
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    id: str
+    title: str
+    rules: dict[str, str]
+
+
+@dataclass(frozen=True, eq=False)
+class Rulebook:
+    source_file: str
+    title: str
+    canonical_source: str
+    months: tuple[Month, ...]
+    cards: tuple[Card, ...]
+    hand_size: int
+    field_size: int
+    first_dealer: str
+    groups: dict[str, str]  # group id -> "best" | "all"
+    yaku: tuple[Yaku, ...]
+    seven_threshold: int
+    seven_factor: int
+    seven_rule: str
+    koikoi_factor: int
+    koikoi_rule: str
+    options: dict[str, OptionSpec]
+    max_rounds: int
+    default_ruleset: str
+    rulesets: dict[str, Ruleset]
+    disagreements: tuple[dict[str, Any], ...]
+    faq: tuple[dict[str, Any], ...]
+    sections: tuple[Section, ...]
+    rules: dict[str, str] = field(default_factory=dict)
+    card_by_slug: dict[str, int] = field(default_factory=dict)
+    yaku_by_id: dict[str, Yaku] = field(default_factory=dict)
+    month_by_number: dict[int, Month] = field(default_factory=dict)
+    kind_masks: dict[str, int] = field(default_factory=dict)
+    dual_masks: dict[str, int] = field(default_factory=dict)  # kind -> cards that may also be it
+    month_masks: dict[int, int] = field(default_factory=dict)
+    # Compiled scorers, filled lazily per (ruleset, options); see rulebook.koikoi.scoring.
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    def card(self, index: int) -> Card:
+        return self.cards[index]
+
+    def effective_options(self, ruleset: str, overrides: dict[str, Any] | None = None) -> dict:
+        """Option defaults, then the ruleset's documented values, then the table's."""
+        chosen = {key: spec.default for key, spec in self.options.items()}
+        chosen.update(self.rulesets[ruleset].options)
+        if overrides:
+            chosen.update(overrides)
+        return chosen
+
+
+def _yaml_list_path(label: str, i: int, *rest: str) -> str:
+    return f"{label}[{i}]" + "".join(f".{r}" for r in rest)
+
+
+def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str, str]]:
+    """What the schema cannot see: references between parts of the file."""
+    problems: list[tuple[str, str]] = []
+    months = data["months"]
+    numbers = [m["number"] for m in months]
+    if numbers != list(range(1, len(months) + 1)):
+        problems.append(("months", "month numbers must run 1, 2, 3, ... in order"))
+    if len({m["id"] for m in months}) != len(months):
+        problems.append(("months", "ids must be unique"))
+    slugs: set[str] = set()
+    per_month: dict[int, int] = {}
+    for i, card in enumerate(data["cards"]):
+        if card["index"] != i:
+            problems.append((f"cards[{i}].index", f"must be {i}, the card's position in the list"))
+        if card["slug"] in slugs:
+            problems.append((f"cards[{i}].slug", f"slug {card['slug']!r} used twice"))
+        slugs.add(card["slug"])
+        if card["month"] not in numbers:
+            problems.append((f"cards[{i}].month", f"no month {card['month']}"))
+        per_month[card["month"]] = per_month.get(card["month"], 0) + 1
+    for number in numbers:
+        if per_month.get(number, 0) != 4:
+            problems.append(("cards", f"month {number} must have exactly 4 cards"))
+    deal = data["deal"]
+    if 2 * deal["hand"] + deal["field"] > len(data["cards"]):
+        problems.append(("deal", "the deal needs more cards than the deck holds"))
+    groups = [g["id"] for g in data["groups"]]
+    if len(set(groups)) != len(groups):
+        problems.append(("groups", "ids must be unique"))
+    yaku_ids = [y["id"] for y in data["yaku"]]
+    if len(set(yaku_ids)) != len(yaku_ids):
+        problems.append(("yaku", "ids must be unique"))
+    yaku_group = {y["id"]: y["group"] for y in data["yaku"]}
+    for i, yaku in enumerate(data["yaku"]):
+        if yaku["group"] not in groups:
+            problems.append((f"yaku[{i}].group", f"no group {yaku['group']!r}"))
+        if yaku["rule"] not in rules:
+            problems.append((f"yaku[{i}].rule", f"unknown rule id {yaku['rule']!r}"))
+        match = yaku["match"]
+        refs = [
+            ("match.cards", match.get("cards", [])),
+            ("match.requires", match.get("requires", [])),
+            ("match.count.excluding", match.get("count", {}).get("excluding", [])),
+            ("spoiled_by", yaku.get("spoiled_by", [])),
+        ]
+        for where, names in refs:
+            for name in names:
+                if name not in slugs:
+                    problems.append((f"yaku[{i}].{where}", f"no card {name!r}"))
+        if "extra" in yaku and "hand" in match:
+            problems.append((f"yaku[{i}].extra", "a hand yaku cannot grow with extra cards"))
+    options = data["options"]
+    for key, spec in options.items():
+        if spec["rule"] not in rules:
+            problems.append((f"options.{key}.rule", f"unknown rule id {spec['rule']!r}"))
+        if not _spec(key, spec).accepts(spec["default"]):
+            problems.append((f"options.{key}.default", "not one of the allowed values"))
+    for key in ("seven_point", "koikoi"):
+        if data["scoring"][key]["rule"] not in rules:
+            problems.append((f"scoring.{key}.rule", "unknown rule id"))
+    if data["default_ruleset"] not in data["rulesets"]:
+        problems.append(("default_ruleset", f"no ruleset {data['default_ruleset']!r}"))
+    for key, ruleset in data["rulesets"].items():
+        where = f"rulesets.{key}"
+        if ruleset["rule"] not in rules:
+            problems.append((f"{where}.rule", f"unknown rule id {ruleset['rule']!r}"))
+        for yaku_id in ruleset["values"]:
+            if yaku_id not in yaku_group:
+                problems.append((f"{where}.values.{yaku_id}", f"no yaku {yaku_id!r}"))
+        for j, pair in enumerate(ruleset["stacks"]):
+            unknown = [y for y in pair if y not in yaku_group]
+            if unknown:
+                problems.append((f"{where}.stacks[{j}]", f"no yaku {unknown[0]!r}"))
+            elif len({yaku_group[y] for y in pair}) != 1:
+                problems.append((f"{where}.stacks[{j}]", "stacked yaku must share a group"))
+        for opt, value in ruleset["options"].items():
+            if opt not in options:
+                problems.append((f"{where}.options.{opt}", f"no option {opt!r}"))
+            elif not _spec(opt, options[opt]).accepts(value):
+                problems.append((f"{where}.options.{opt}", f"{value!r} is not an allowed value"))
+    for label in ("disagreements", "faq"):
+        for i, entry in enumerate(data[label]):
+            refs = [entry["id"], *entry.get("rules", []), entry.get("rule"), entry.get("canonical")]
+            for ref in filter(None, refs):
+                if ref not in rules:
+                    problems.append((f"{label}[{i}]", f"unknown rule id {ref!r}"))
+            selects = entry.get("selects")
+            if isinstance(selects, dict) and selects["option"] not in options:
+                problems.append((f"{label}[{i}].selects", f"no option {selects['option']!r}"))
+    return problems
+
+
+def _spec(key: str, spec: dict[str, Any]) -> OptionSpec:
+    integer = spec.get("integer") or {}
+    return OptionSpec(
+        id=key,
+        rule=spec["rule"],
+        default=spec["default"],
+        choices=tuple(spec["choices"]) if "choices" in spec else None,
+        int_min=integer.get("min"),
+        int_max=integer.get("max"),
+        nullable=spec.get("nullable", False),
+    )
+
+
+def _value(raw: Any) -> YakuValue:
+    if raw == "unknown":
+        return YakuValue(None)
+    if isinstance(raw, int):
+        return YakuValue(raw)
+    points = raw["points"]
+    return YakuValue(None if points == "unknown" else points, raw.get("extra", False))
+
+
+def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
+    rules: dict[str, str] = {}
+    duplicates: list[tuple[str, str]] = []
+    for i, section in enumerate(data["sections"]):
+        for rule_id, text in section["rules"].items():
+            if rule_id in rules:
+                duplicates.append((f"sections[{i}].rules.{rule_id}", "rule id used twice"))
+            rules[rule_id] = " ".join(text.split())
+    problems = duplicates + _cross_check(data, rules)
+    if problems:
+        raise RulebookError(source_file, problems)
+
+    cards = tuple(
+        Card(
+            index=c["index"], slug=c["slug"], month=c["month"], kind=c["kind"], name=c["name"],
+            ribbon=c.get("ribbon"), dual_kind=c.get("dual_kind"),
+        )
+        for c in data["cards"]
+    )
+    by_slug = {c.slug: c.index for c in cards}
+
+    def mask(slugs: list[str] | None) -> int:
+        out = 0
+        for slug in slugs or ():
+            out |= 1 << by_slug[slug]
+        return out
+
+    yaku = []
+    for y in data["yaku"]:
+        match = y["match"]
+        kind = "hand" if "hand" in match else "cards" if "cards" in match else "count"
+        count = match.get("count", {})
+        hand = match.get("hand", {})
+        yaku.append(
+            Yaku(
+                id=y["id"], name=y["name"], romaji=y.get("romaji", y["name"]), group=y["group"],
+                rule=y["rule"], match=kind, cards=mask(match.get("cards")),
+                requires=mask(match.get("requires")), count_kind=count.get("kind"),
+                count_min=count.get("min", 0), excluding=mask(count.get("excluding")),
+                hand_month_count=hand.get("month_count", 0), hand_pairs=hand.get("pairs", 0),
+                extra=y.get("extra"), viewing=y.get("viewing", False),
+                spoiled_by=mask(y.get("spoiled_by")),
+            )
+        )
+    kind_masks = {k: 0 for k in KINDS}
+    dual_masks = {k: 0 for k in KINDS}
+    month_masks: dict[int, int] = {}
+    for c in cards:
+        kind_masks[c.kind] |= c.bit
+        if c.dual_kind:
+            dual_masks[c.dual_kind] |= c.bit
+        month_masks[c.month] = month_masks.get(c.month, 0) | c.bit
+    months = tuple(Month(m["id"], m["number"], m["name"]) for m in data["months"])
+    scoring = data["scoring"]
+    return Rulebook(
+        source_file=source_file,
+        title=data["title"],
+        canonical_source=data["canonical_source"],
+        months=months,
+        cards=cards,
+        hand_size=data["deal"]["hand"],
+        field_size=data["deal"]["field"],
+        first_dealer=data["deal"]["first_dealer"],
+        groups={g["id"]: g["stacking"] for g in data["groups"]},
+        yaku=tuple(yaku),
+        seven_threshold=scoring["seven_point"]["threshold"],
+        seven_factor=scoring["seven_point"]["factor"],
+        seven_rule=scoring["seven_point"]["rule"],
+        koikoi_factor=scoring["koikoi"]["factor"],
+        koikoi_rule=scoring["koikoi"]["rule"],
+        options={key: _spec(key, spec) for key, spec in data["options"].items()},
+        max_rounds=data["limits"]["max_rounds"],
+        default_ruleset=data["default_ruleset"],
+        rulesets={
+            key: Ruleset(
+                id=key, name=r["name"], rule=r["rule"], source=r["source"],
+                values={y: _value(v) for y, v in r["values"].items()},
+                stacks=tuple(frozenset(pair) for pair in r["stacks"]),
+                options=dict(r["options"]),
+            )
+            for key, r in data["rulesets"].items()
+        },
+        disagreements=tuple(data["disagreements"]),
+        faq=tuple(data["faq"]),
+        sections=tuple(
+            Section(s["id"], s["title"], {k: rules[k] for k in s["rules"]}) for s in data["sections"]
+        ),
+        rules=rules,
+        card_by_slug=by_slug,
+        yaku_by_id={y.id: y for y in yaku},
+        month_by_number={m.number: m for m in months},
+        kind_masks=kind_masks,
+        dual_masks=dual_masks,
+        month_masks=month_masks,
+    )
+
+
+def load_rulebook(path: Path | str | None = None) -> Rulebook:
+    """Load and check a Koi-Koi rulebook (the shipped one by default)."""
+    if path is None:
+        return _default_rulebook()
+    return build_rulebook(load_yaml_checked(path, SCHEMA), str(path))
+
+
+@lru_cache(maxsize=1)
+def _default_rulebook() -> Rulebook:
+    return build_rulebook(load_yaml_checked(DEFAULT_PATH, SCHEMA), str(DEFAULT_PATH))

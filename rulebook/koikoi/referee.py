@@ -1,0 +1,1 @@
+def referee(*a, **k): return {}

@@ -1,0 +1,276 @@
+"""Pure scoring: which yaku a pile (or a dealt hand) holds, and the round multipliers.
+
+A `Scorer` is compiled once per (rulebook, ruleset, options) and cached on the rulebook;
+scoring a pile is then a handful of integer operations on bit masks.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from .model import Rulebook, Yaku, load_rulebook
+
+# Why a complete yaku does not score.
+DROPPED_BEST = "best-in-group"
+DROPPED_SPOILED = "viewing-spoiled"
+DROPPED_ALONE = "viewing-alone"
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    yaku: Yaku
+    points: int
+    cards: int  # mask of the pile's cards that make the yaku
+
+
+@dataclass(frozen=True, slots=True)
+class PileScore:
+    scored: tuple[Scored, ...]  # the yaku that score, in rulebook order
+    dropped: tuple[tuple[Yaku, str], ...]  # complete yaku that do not score, with the reason
+
+    @property
+    def base(self) -> int:
+        return sum(s.points for s in self.scored)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(s.yaku.id for s in self.scored)
+
+
+@dataclass(frozen=True, slots=True)
+class Multiplier:
+    reason: str
+    factor: int
+    rule: str
+    calls: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    """One yaku, ready to match against one kind-mask variant."""
+    yaku: Yaku
+    index: int
+    points: int
+    count_mask: int  # cards that count towards count_min
+    extra_mask: int  # cards that add +1 beyond `need` (0: no extra points)
+    need: int
+    show_mask: int  # the cards to list as making the yaku
+
+
+class Scorer:
+    def __init__(self, rb: Rulebook, ruleset: str, options: dict[str, Any]):
+        self.rb = rb
+        rs = rb.rulesets[ruleset]
+        self.viewings = options["viewings"]
+        self.spoil = bool(options["rain_man_spoils_viewings"])
+        active: list[tuple[Yaku, int, bool]] = []
+        for y in rb.yaku:
+            value = rs.values.get(y.id)
+            if value is None or value.points is None:
+                continue
+            if y.hand and not options["hand_yaku"]:
+                continue
+            if y.viewing and self.viewings == "off":
+                continue
+            active.append((y, value.points, value.extra))
+        self.variants = [
+            self._compile(active, masks) for masks in self._kind_variants(options["sake_cup_as_plain"])
+        ]
+        # Per group: the combinations of yaku allowed to score together, best first tried.
+        stacks = rs.stacks
+        self.groups: list[tuple[str, tuple[int, ...], tuple[frozenset[int], ...] | None]] = []
+        for group, stacking in rb.groups.items():
+            members = tuple(i for i, (y, _, _) in enumerate(active) if y.group == group)
+            if not members:
+                continue
+            if stacking == "all":
+                self.groups.append((group, members, None))
+                continue
+            combos = []
+            for size in range(len(members), 0, -1):
+                for combo in combinations(members, size):
+                    ids = [active[i][0].id for i in combo]
+                    if all(_union(stacks, p)
+                           for p in combinations(ids, 2)):
+                        combos.append(frozenset(combo))
+            self.groups.append((group, members, tuple(combos)))
+        self.hand_ids = frozenset(i for i, (y, _, _) in enumerate(active) if y.hand)
+
+    def _kind_variants(self, sake: Any) -> list[dict[str, int]]:
+        base = dict(self.rb.kind_masks)
+        dual = self.rb.dual_masks
+        if sake is False:
+            return [base]
+        both = {k: base[k] | dual[k] for k in base}
+        if sake is True:
+            return [both]
+        # "choose": each dual card counts as its own kind or as its dual kind.
+        swapped = {k: base[k] | dual[k] for k in base}
+        moved = 0
+        for k in base:
+            moved |= dual[k]
+        for c in self.rb.cards:
+            if c.dual_kind and (moved >> c.index) & 1:
+                swapped[c.kind] &= ~c.bit
+        return [base, swapped]
+
+    @staticmethod
+    def _compile(active: list[tuple[Yaku, int, bool]], masks: dict[str, int]) -> list[_Compiled]:
+        out = []
+        for i, (y, points, extra) in enumerate(active):
+            extra_mask = masks[y.extra] if (extra and y.extra) else 0
+            if y.match == "cards":
+                count_mask, need, show = 0, (y.cards & extra_mask).bit_count(), y.cards
+            elif y.match == "count":
+                count_mask = masks[y.count_kind] & ~y.excluding
+                need = y.count_min if y.extra == y.count_kind else 0
+                show = count_mask | y.requires
+            else:
+                count_mask, need, show = 0, 0, 0
+            if extra_mask and y.match == "cards":
+                show |= extra_mask
+            out.append(_Compiled(y, i, points, count_mask, extra_mask, need, show))
+        return out
+
+    # -- piles -------------------------------------------------------------------------
+    def score_pile(self, pile: int) -> PileScore:
+        best: PileScore | None = None
+        for compiled in self.variants:
+            result = self._score_variant(pile, compiled)
+            if best is None or result.base > best.base:
+                best = result
+        assert best is not None
+        return best
+
+    def _score_variant(self, pile: int, compiled: list[_Compiled]) -> PileScore:
+        matched: dict[int, Scored] = {}
+        dropped: list[tuple[Yaku, str]] = []
+        for c in compiled:
+            y = c.yaku
+            if y.match == "cards":
+                if pile & y.cards != y.cards:
+                    continue
+            elif y.match == "count":
+                if (pile & c.count_mask).bit_count() < y.count_min or pile & y.requires != y.requires:
+                    continue
+            else:
+                continue
+            if y.viewing and self.spoil and pile & y.spoiled_by:
+                dropped.append((y, DROPPED_SPOILED))
+                continue
+            points = c.points
+            if c.extra_mask:
+                points += max(0, (pile & c.extra_mask).bit_count() - c.need)
+            matched[c.index] = Scored(y, points, pile & c.show_mask)
+        scored = self._resolve(matched, dropped)
+        if self.viewings == "with_other" and not any(not s.yaku.viewing for s in scored):
+            dropped.extend((s.yaku, DROPPED_ALONE) for s in scored if s.yaku.viewing)
+            scored = [s for s in scored if not s.yaku.viewing]
+        return PileScore(tuple(scored), tuple(dropped))
+
+    def _resolve(self, matched: dict[int, Scored], dropped: list[tuple[Yaku, str]]) -> list[Scored]:
+        chosen: set[int] = set()
+        for _group, members, combos in self.groups:
+            present = [i for i in members if i in matched]
+            if not present:
+                continue
+            if combos is None or len(present) == 1:
+                chosen.update(present)
+                continue
+            have = frozenset(present)
+            best_combo, best_points = None, -1
+            for combo in combos:
+                if combo <= have:
+                    points = sum(matched[i].points for i in combo)
+                    if points > best_points:
+                        best_combo, best_points = combo, points
+            assert best_combo is not None
+            chosen.update(best_combo)
+            dropped.extend((matched[i].yaku, DROPPED_BEST) for i in present if i not in best_combo)
+        return [matched[i] for i in sorted(chosen)]
+
+    # -- dealt hands -------------------------------------------------------------------
+    def score_hand(self, hand: int) -> PileScore:
+        if not self.hand_ids or not hand:
+            return PileScore((), ())
+        counts = [(hand & m).bit_count() for m in self.rb.month_masks.values()]
+        pairs = sum(n // 2 for n in counts)
+        top = max(counts)
+        matched: dict[int, Scored] = {}
+        for c in self.variants[0]:
+            y = c.yaku
+            if not y.hand:
+                continue
+            if y.hand_month_count and top < y.hand_month_count:
+                continue
+            if y.hand_pairs and pairs < y.hand_pairs:
+                continue
+            matched[c.index] = Scored(y, c.points, hand)
+        dropped: list[tuple[Yaku, str]] = []
+        return PileScore(tuple(self._resolve(matched, dropped)), tuple(dropped))
+
+
+def _union(stacks: Iterable[frozenset[str]], pair: tuple[str, str]) -> frozenset[str]:
+    """The stack declaration containing both ids of `pair`, if any (else empty)."""
+    for s in stacks:
+        if pair[0] in s and pair[1] in s:
+            return s
+    return frozenset()
+
+
+def scorer_for(rb: Rulebook, ruleset: str, options: dict[str, Any]) -> Scorer:
+    key = (
+        ruleset, options["viewings"], bool(options["rain_man_spoils_viewings"]),
+        options["sake_cup_as_plain"], bool(options["hand_yaku"]),
+    )
+    found = rb.cache.get(key)
+    if found is None:
+        found = rb.cache[key] = Scorer(rb, ruleset, options)
+    return found
+
+
+def multipliers(
+    rb: Rulebook, options: dict[str, Any], base: int, winner_calls: int, opponent_calls: int
+) -> tuple[list[Multiplier], int, bool]:
+    """The multipliers of a won round, the effective total factor, and whether it was capped."""
+    out: list[Multiplier] = []
+    if options["seven_point_double"] and base >= rb.seven_threshold:
+        out.append(Multiplier("seven-points", rb.seven_factor, rb.seven_rule))
+    mode = options["koikoi_multiplier"]
+    if mode == "opponent_called" and opponent_calls:
+        out.append(Multiplier("opponent-koikoi", rb.koikoi_factor, rb.koikoi_rule, opponent_calls))
+    elif mode == "winner_called" and winner_calls:
+        out.append(Multiplier("winner-koikoi", rb.koikoi_factor, rb.koikoi_rule, winner_calls))
+    elif mode == "per_call" and winner_calls + opponent_calls:
+        calls = winner_calls + opponent_calls
+        out.append(Multiplier("koikoi-calls", rb.koikoi_factor**calls, rb.koikoi_rule, calls))
+    total = 1
+    for m in out:
+        total *= m.factor
+    cap = options["double_cap"]
+    if cap is not None and total > cap:
+        return out, cap, True
+    return out, total, False
+
+
+def to_mask(cards: Iterable[int | str], rb: Rulebook | None = None) -> int:
+    """A bit mask from card indexes or slugs (no validation: use the referee for that)."""
+    rb = rb or load_rulebook()
+    mask = 0
+    for card in cards:
+        mask |= 1 << (card if isinstance(card, int) else rb.card_by_slug[card])
+    return mask
+
+
+def score_pile(
+    cards: Iterable[int | str],
+    ruleset: str | None = None,
+    options: dict[str, Any] | None = None,
+    rulebook: Rulebook | None = None,
+) -> PileScore:
+    """The yaku a captured pile scores under a ruleset and table options."""
+    rb = rulebook or load_rulebook()
+    rid = ruleset or rb.default_ruleset
+    return scorer_for(rb, rid, rb.effective_options(rid, options)).score_pile(to_mask(cards, rb))
