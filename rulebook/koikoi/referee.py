@@ -1,1 +1,566 @@
-def referee(*a, **k): return {}
+"""The Koi-Koi referee: check a request describing a match, then score it round by round.
+
+`referee(request, lang)` never raises on bad input. An invalid request returns every
+problem at once, each with a stable code, a JSON pointer into the request, the rule it
+breaks and a message in the requested language.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..i18n import N_, translator
+from ..problems import Problem, describe, pointer
+from .model import PLAYERS, Rulebook, load_rulebook
+from .scoring import DROPPED_ALONE, DROPPED_BEST, DROPPED_SPOILED, PileScore, multipliers, scorer_for
+
+MAX_NAME = 40
+TOP_FIELDS = ("game", "ruleset", "options", "players", "rounds")
+ROUND_FIELDS = ("winner", "captured", "koikoi", "hand")
+
+# -- message templates (translated at run time) ----------------------------------------
+MSG_NOT_OBJECT = N_("The request must be a JSON object.")
+MSG_UNKNOWN_FIELD = N_('"{field}" is not a field the referee knows.')
+MSG_MISSING = N_('The field "{field}" is required.')
+MSG_NOT_OBJECT_FIELD = N_('"{field}" must be an object, not {value}.')
+MSG_NOT_LIST = N_('"{field}" must be a list, not {value}.')
+MSG_NOT_TEXT = N_('"{field}" must be a text, not {value}.')
+MSG_NAME = N_("A player's name must be a text of 1 to {max} characters, not {value}.")
+MSG_GAME = N_("This referee checks Koi-Koi (\"koikoi\"), not {value}.")
+MSG_RULESET = N_("There is no ruleset {value}; choose one of: {choices}.")
+MSG_OPTION_UNKNOWN = N_("There is no option {value}; the options are: {choices}.")
+MSG_OPTION_VALUE = N_('The option "{option}" cannot be {value}; allowed: {choices}.')
+MSG_OPTION_RANGE = N_('The option "{option}" must be a whole number from {min} to {max}{or_null}, not {value}.')
+MSG_OR_NULL = N_(" or null")
+MSG_OPTION_UNDOCUMENTED = N_(
+    'The {ruleset} ruleset does not document the value of {yaku}, so "{option}" cannot be on.'
+)
+MSG_ROUNDS_EMPTY = N_("List at least one round.")
+MSG_ROUNDS_TOO_MANY = (
+    N_("The referee checks at most {limit} round in one request."),
+    N_("The referee checks at most {limit} rounds in one request."),
+)
+MSG_AFTER_END = (
+    N_("The match was agreed at {total} round, so round {round} cannot be played."),
+    N_("The match was agreed at {total} rounds, so round {round} cannot be played."),
+)
+MSG_WINNER = N_('The winner must be "a", "b" or null (no winner), not {value}.')
+MSG_CARD_UNKNOWN = N_(
+    '{value} is not a card: give a number from 0 to {last} or a card name such as "{example}".'
+)
+MSG_CARD_DUPLICATE = N_("{card} is listed twice in {player}'s pile.")
+MSG_HAND_DUPLICATE = N_("{card} is listed twice in {player}'s dealt hand.")
+MSG_BOTH_PILES = N_("{card} cannot be in both piles: every card exists only once.")
+MSG_BOTH_HANDS = N_("{card} cannot be dealt to both players: every card exists only once.")
+MSG_CARD_LABEL = N_("{card} ({month})")
+MSG_MONTH_COUNT = (
+    N_(
+        "{player}'s pile holds {count} card of the {month} month ({number}), but captures "
+        "always take a same-month pair or all four."
+    ),
+    N_(
+        "{player}'s pile holds {count} cards of the {month} month ({number}), but captures "
+        "always take a same-month pair or all four."
+    ),
+)
+MSG_KOIKOI_TYPE = N_("A koi-koi count must be a whole number from 0 to {max}, not {value}.")
+MSG_KOIKOI_TOO_MANY = (
+    N_("{player} may call koi-koi at most {limit} time in a round."),
+    N_("{player} may call koi-koi at most {limit} times in a round."),
+)
+MSG_KOIKOI_NO_YAKU = N_("{player} called koi-koi, but their pile holds no yaku.")
+MSG_WINNER_NO_YAKU = N_("{player} is named the winner, but their pile holds no yaku.")
+MSG_HAND_SIZE = (
+    N_("A dealt hand holds {size} card; this one lists {count}."),
+    N_("A dealt hand holds {size} cards; this one lists {count}."),
+)
+MSG_HAND_PLAYED = N_(
+    "{player}'s dealt hand holds {yaku}, which wins the round at the deal, so no cards can "
+    "have been captured."
+)
+MSG_INTERNAL = N_("The referee could not check this request.")
+
+# Explanations of a valid round.
+MSG_DEALS = N_("{player} deals.")
+MSG_YAKU = (
+    N_("{player} scores {yaku}: {points} point."),
+    N_("{player} scores {yaku}: {points} points."),
+)
+MSG_DROPPED_BEST = N_("{yaku} is also complete, but only the best yaku of its group scores.")
+MSG_DROPPED_SPOILED = N_("{yaku} does not count: the rain man is in the pile.")
+MSG_DROPPED_ALONE = N_("{yaku} does not count on its own at this table.")
+MSG_SEVEN = (
+    N_("A base score of {threshold} point or more is multiplied by {factor}."),
+    N_("A base score of {threshold} points or more is multiplied by {factor}."),
+)
+MSG_OPPONENT_KOIKOI = N_("{opponent} called koi-koi, so {player}'s score is multiplied by {factor}.")
+MSG_WINNER_KOIKOI = N_("{player} called koi-koi and then won, so the score is multiplied by {factor}.")
+MSG_KOIKOI_CALLS = (
+    N_("{calls} koi-koi call was made this round, so the score is multiplied by {factor}."),
+    N_("{calls} koi-koi calls were made this round, so the score is multiplied by {factor}."),
+)
+MSG_CAP = N_("The total multiplier is capped at {cap}.")
+MSG_ROUND_SCORE = (
+    N_("{player} scores {score} point this round."),
+    N_("{player} scores {score} points this round."),
+)
+MSG_HAND_WIN = N_("{player} shows {yaku} right after the deal and wins the round.")
+MSG_DRAW = N_("The cards ran out before anyone stopped with a yaku: nobody wins the round.")
+MSG_DRAW_POINTS = (
+    N_("As the dealer, {player} scores {points} point."),
+    N_("As the dealer, {player} scores {points} points."),
+)
+PLAYER_LABELS = {"a": N_("Player A"), "b": N_("Player B")}
+
+
+def _other(player: str) -> str:
+    return "b" if player == "a" else "a"
+
+
+def _choices(values: Any) -> str:
+    return ", ".join(json.dumps(v) for v in values)
+
+
+class _Check:
+    """One referee run: collects problems, then scores."""
+
+    def __init__(self, rb: Rulebook, lang: str):
+        self.rb = rb
+        self.t = translator(lang)
+        self.problems: list[Problem] = []
+        self.names = {p: self.t.gettext(PLAYER_LABELS[p]) for p in PLAYERS}
+
+    # -- helpers ---------------------------------------------------------------------
+    def add(self, code: str, path: tuple[Any, ...], rule: str, template: str, **values: Any) -> None:
+        self.problems.append(Problem(code, pointer(*path), rule, self.t.gettext(template).format(**values)))
+
+    def addn(self, code: str, path: tuple, rule: str, forms: tuple[str, str], n: int, **values: Any) -> None:
+        text = self.t.ngettext(forms[0], forms[1], n).format(**values)
+        self.problems.append(Problem(code, pointer(*path), rule, text))
+
+    def n(self, forms: tuple[str, str], n: int, **values: Any) -> str:
+        return self.t.ngettext(forms[0], forms[1], n).format(**values)
+
+    def g(self, template: str, **values: Any) -> str:
+        return self.t.gettext(template).format(**values)
+
+    def yaku_name(self, yaku_id: str) -> str:
+        return self.t.pgettext(f"koikoi.yaku.{yaku_id}", self.rb.yaku_by_id[yaku_id].name)
+
+    def month_name(self, number: int) -> str:
+        return self.t.pgettext(f"koikoi.month.{number}", self.rb.month_by_number[number].name)
+
+    def card_label(self, index: int) -> str:
+        card = self.rb.cards[index]
+        name = self.t.pgettext(f"koikoi.card.{card.slug}", card.name)
+        return self.g(MSG_CARD_LABEL, card=name, month=self.month_name(card.month))
+
+    # -- the request -----------------------------------------------------------------
+    def run(self, request: Any) -> dict[str, Any]:
+        rb = self.rb
+        if not isinstance(request, dict):
+            self.add("request.not-object", (), "referee.request", MSG_NOT_OBJECT)
+            return self.invalid()
+        for key in request:
+            if key not in TOP_FIELDS:
+                self.add("request.unknown-field", (key,), "referee.request", MSG_UNKNOWN_FIELD,
+                         field=describe(key).strip('"'))
+        self.check_game(request)
+        ruleset = self.check_ruleset(request)
+        options, options_ok = self.check_options(request, ruleset)
+        self.check_players(request)
+        rounds = self.check_rounds_list(request, options)
+        parsed = [self.check_round(i, rnd, options) for i, rnd in enumerate(rounds)]
+        if options_ok and not self.problems:
+            scorer = scorer_for(rb, ruleset, options)
+            for i, rnd in enumerate(parsed):
+                if rnd is not None:
+                    self.check_round_yaku(i, rnd, scorer, options)
+        if self.problems:
+            return self.invalid()
+        return self.score(ruleset, options, parsed)
+
+    def invalid(self) -> dict[str, Any]:
+        return {"valid": False, "errors": [p.as_dict() for p in self.problems]}
+
+    def check_game(self, request: dict) -> None:
+        if "game" not in request:
+            self.add("request.missing", ("game",), "referee.request", MSG_MISSING, field="game")
+        elif request["game"] != "koikoi":
+            self.add("game.unknown", ("game",), "referee.request", MSG_GAME, value=describe(request["game"]))
+
+    def check_ruleset(self, request: dict) -> str:
+        rb = self.rb
+        value = request.get("ruleset")
+        if value is None:
+            return rb.default_ruleset
+        if not isinstance(value, str):
+            self.add("request.type", ("ruleset",), "referee.request", MSG_NOT_TEXT, field="ruleset",
+                     value=describe(value))
+        elif value in rb.rulesets:
+            return value
+        else:
+            self.add("ruleset.unknown", ("ruleset",), "referee.request", MSG_RULESET,
+                     value=describe(value), choices=_choices(rb.rulesets))
+        return rb.default_ruleset
+
+    def check_options(self, request: dict, ruleset: str) -> tuple[dict[str, Any], bool]:
+        rb = self.rb
+        raw = request.get("options")
+        if raw is None:
+            raw = {}
+        ok = True
+        if not isinstance(raw, dict):
+            self.add("request.type", ("options",), "referee.request", MSG_NOT_OBJECT_FIELD,
+                     field="options", value=describe(raw))
+            raw, ok = {}, False
+        chosen: dict[str, Any] = {}
+        for key, value in raw.items():
+            spec = rb.options.get(key)
+            if spec is None:
+                self.add("option.unknown", ("options", key), "referee.request",
+                         MSG_OPTION_UNKNOWN, value=describe(key), choices=_choices(rb.options))
+                ok = False
+            elif not spec.accepts(value):
+                ok = False
+                if spec.choices is not None:
+                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_VALUE, option=key,
+                             value=describe(value), choices=_choices(spec.choices))
+                else:
+                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_RANGE, option=key,
+                             min=spec.int_min, max=spec.int_max, value=describe(value),
+                             or_null=self.g(MSG_OR_NULL) if spec.nullable else "")
+            else:
+                chosen[key] = value
+        options = rb.effective_options(ruleset, chosen)
+        if options["hand_yaku"]:
+            values = rb.rulesets[ruleset].values
+            for y in rb.yaku:
+                if y.hand and y.id in values and values[y.id].points is None:
+                    path = ("options", "hand_yaku") if "hand_yaku" in chosen else ("ruleset",)
+                    self.add("option.value", path, rb.options["hand_yaku"].rule, MSG_OPTION_UNDOCUMENTED,
+                             ruleset=rb.rulesets[ruleset].name, yaku=self.yaku_name(y.id),
+                             option="hand_yaku")
+                    ok = False
+                    break
+        return options, ok
+
+    def check_players(self, request: dict) -> None:
+        raw = request.get("players")
+        if raw is None:
+            return
+        if not isinstance(raw, dict):
+            self.add("request.type", ("players",), "referee.request", MSG_NOT_OBJECT_FIELD,
+                     field="players", value=describe(raw))
+            return
+        for key, value in raw.items():
+            if key not in PLAYERS:
+                self.add("request.unknown-field", ("players", key), "referee.request", MSG_UNKNOWN_FIELD,
+                         field=describe(key).strip('"'))
+            elif not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
+                self.add("request.type", ("players", key), "referee.request", MSG_NAME, max=MAX_NAME,
+                         value=describe(value))
+            else:
+                self.names[key] = value.strip()
+
+    def check_rounds_list(self, request: dict, options: dict[str, Any]) -> list[Any]:
+        rb = self.rb
+        if "rounds" not in request:
+            self.add("request.missing", ("rounds",), "referee.request", MSG_MISSING, field="rounds")
+            return []
+        rounds = request["rounds"]
+        if not isinstance(rounds, list):
+            self.add("request.type", ("rounds",), "referee.request", MSG_NOT_LIST, field="rounds",
+                     value=describe(rounds))
+            return []
+        if not rounds:
+            self.add("rounds.empty", ("rounds",), "referee.request", MSG_ROUNDS_EMPTY)
+            return []
+        if len(rounds) > rb.max_rounds:
+            self.addn("rounds.too-many", ("rounds",), "referee.limits", MSG_ROUNDS_TOO_MANY,
+                      rb.max_rounds, limit=rb.max_rounds)
+            return []
+        total = options["rounds"]
+        for i in range(total, len(rounds)):
+            self.addn("round.after-end", ("rounds", i), "match.rounds", MSG_AFTER_END, total,
+                      total=total, round=i + 1)
+        return rounds
+
+    def parse_cards(self, value: Any, path: tuple, field: str) -> list[tuple[int, int]] | None:
+        """[(position, card index)] of the valid cards; None if `value` is not a list."""
+        if not isinstance(value, list):
+            self.add("request.type", path, "referee.request", MSG_NOT_LIST, field=field, value=describe(value))
+            return None
+        rb = self.rb
+        out = []
+        for j, item in enumerate(value):
+            if type(item) is int and 0 <= item < len(rb.cards):
+                out.append((j, item))
+            elif isinstance(item, str) and item in rb.card_by_slug:
+                out.append((j, rb.card_by_slug[item]))
+            else:
+                self.add("card.unknown", (*path, j), "referee.cards", MSG_CARD_UNKNOWN,
+                         value=describe(item), last=len(rb.cards) - 1, example=rb.cards[0].slug)
+        return out
+
+    def check_round(self, i: int, rnd: Any, options: dict[str, Any]) -> dict[str, Any] | None:
+        rb = self.rb
+        before = len(self.problems)
+        if not isinstance(rnd, dict):
+            self.add("request.type", ("rounds", i), "referee.request", MSG_NOT_OBJECT_FIELD,
+                     field=f"rounds[{i}]", value=describe(rnd))
+            return None
+        for key in rnd:
+            if key not in ROUND_FIELDS:
+                self.add("request.unknown-field", ("rounds", i, key), "referee.request", MSG_UNKNOWN_FIELD,
+                         field=describe(key).strip('"'))
+        winner = rnd.get("winner")
+        if "winner" not in rnd:
+            self.add("request.missing", ("rounds", i, "winner"), "referee.request", MSG_MISSING, field="winner")
+        elif winner is not None and winner not in PLAYERS:
+            self.add("winner.value", ("rounds", i, "winner"), "round.winner-needs-yaku", MSG_WINNER,
+                     value=describe(winner))
+            winner = None
+        piles = self.check_piles(i, rnd.get("captured"), "captured", MSG_CARD_DUPLICATE, MSG_BOTH_PILES)
+        hands = None
+        if rnd.get("hand") is not None:
+            hands = self.check_piles(i, rnd["hand"], "hand", MSG_HAND_DUPLICATE, MSG_BOTH_HANDS)
+            for p, cards in (hands or {}).items():
+                if cards[1] != rb.hand_size:
+                    self.addn("hand.size", ("rounds", i, "hand", p), "deal.hands", MSG_HAND_SIZE,
+                              rb.hand_size, size=rb.hand_size, count=cards[1])
+        if piles is not None:
+            for p, (mask, _) in piles.items():
+                for number, month_mask in rb.month_masks.items():
+                    count = (mask & month_mask).bit_count()
+                    if count % 2:
+                        self.addn("pile.month-count", ("rounds", i, "captured", p), "capture.pairs",
+                                  MSG_MONTH_COUNT, count, player=self.names[p], count=count,
+                                  month=self.month_name(number), number=number)
+        calls = self.check_koikoi(i, rnd.get("koikoi"), options)
+        if len(self.problems) != before:
+            return None
+        return {
+            "winner": winner,
+            "piles": {p: piles[p][0] for p in PLAYERS} if piles else {"a": 0, "b": 0},
+            "hands": {p: hands[p][0] for p in hands} if hands else {},
+            "calls": calls,
+        }
+
+    def check_piles(self, i: int, raw: Any, field: str, dup_msg: str, both_msg: str):
+        """{player: (mask, number of listed cards)} or None when not an object."""
+        if raw is None:
+            return {p: (0, 0) for p in PLAYERS} if field == "captured" else None
+        if not isinstance(raw, dict):
+            self.add("request.type", ("rounds", i, field), "referee.request", MSG_NOT_OBJECT_FIELD,
+                     field=field, value=describe(raw))
+            return None
+        for key in raw:
+            if key not in PLAYERS:
+                self.add("request.unknown-field", ("rounds", i, field, key), "referee.request",
+                         MSG_UNKNOWN_FIELD, field=describe(key).strip('"'))
+        out: dict[str, tuple[int, int]] = {}
+        seen_by: dict[int, str] = {}
+        for p in PLAYERS:
+            if p not in raw:
+                if field == "captured":
+                    out[p] = (0, 0)
+                continue
+            cards = self.parse_cards(raw[p], ("rounds", i, field, p), p)
+            if cards is None:
+                continue
+            mask = 0
+            for j, index in cards:
+                bit = 1 << index
+                path = ("rounds", i, field, p, j)
+                if mask & bit:
+                    self.add("card.duplicate", path, "deck.months", dup_msg,
+                             card=self.card_label(index), player=self.names[p])
+                elif index in seen_by:
+                    self.add("card.both-piles", path, "deck.months", both_msg, card=self.card_label(index))
+                mask |= bit
+                seen_by.setdefault(index, p)
+            out[p] = (mask, len(raw[p]))
+        return out
+
+    def check_koikoi(self, i: int, raw: Any, options: dict[str, Any]) -> dict[str, int]:
+        rb = self.rb
+        calls = {"a": 0, "b": 0}
+        if raw is None:
+            return calls
+        if not isinstance(raw, dict):
+            self.add("koikoi.type", ("rounds", i, "koikoi"), "koikoi.call", MSG_NOT_OBJECT_FIELD,
+                     field="koikoi", value=describe(raw))
+            return calls
+        limit = options["koikoi_limit"]
+        # A player makes at most one call per turn, and has `hand_size` turns in a round.
+        hard = rb.hand_size
+        for key, value in raw.items():
+            path = ("rounds", i, "koikoi", key)
+            if key not in PLAYERS:
+                self.add("request.unknown-field", path, "referee.request", MSG_UNKNOWN_FIELD,
+                         field=describe(key).strip('"'))
+            elif type(value) is not int or value < 0 or value > hard:
+                if type(value) is int and value > hard:
+                    self.addn("koikoi.too-many", path, "koikoi.call", MSG_KOIKOI_TOO_MANY, hard,
+                              player=self.names[key], limit=hard)
+                else:
+                    self.add("koikoi.type", path, "koikoi.call", MSG_KOIKOI_TYPE, max=hard,
+                             value=describe(value))
+            elif limit is not None and value > limit:
+                self.addn("koikoi.too-many", path, "koikoi.limit", MSG_KOIKOI_TOO_MANY, limit,
+                          player=self.names[key], limit=limit)
+            else:
+                calls[key] = value
+        return calls
+
+    def check_round_yaku(self, i: int, rnd: dict[str, Any], scorer, options) -> None:
+        winner = rnd["winner"]
+        piles = rnd["piles"]
+        scores = {p: scorer.score_pile(piles[p]) for p in PLAYERS}
+        rnd["scores"] = scores
+        rnd["hand_win"] = None
+        if winner is not None and options["hand_yaku"] and winner in rnd["hands"]:
+            hand_score = scorer.score_hand(rnd["hands"][winner])
+            if hand_score.scored:
+                if piles["a"] or piles["b"]:
+                    self.add("hand.round-played", ("rounds", i, "captured"), "scoring.hand-yaku",
+                             MSG_HAND_PLAYED, player=self.names[winner],
+                             yaku=self.yaku_name(hand_score.scored[0].yaku.id))
+                rnd["hand_win"] = hand_score
+        if winner is not None and rnd["hand_win"] is None and not scores[winner].scored:
+            self.add("winner.no-yaku", ("rounds", i, "winner"), "round.winner-needs-yaku",
+                     MSG_WINNER_NO_YAKU, player=self.names[winner])
+        for p in PLAYERS:
+            if rnd["calls"][p] and not scores[p].scored:
+                self.add("koikoi.no-yaku", ("rounds", i, "koikoi", p), "koikoi.needs-yaku",
+                         MSG_KOIKOI_NO_YAKU, player=self.names[p])
+
+    # -- scoring ---------------------------------------------------------------------
+    def yaku_entries(self, score: PileScore) -> list[dict[str, Any]]:
+        cards = self.rb.cards
+        return [
+            {
+                "id": s.yaku.id,
+                "points": s.points,
+                "cards": [c.slug for c in cards if (s.cards >> c.index) & 1],
+                "rule": s.yaku.rule,
+            }
+            for s in score.scored
+        ]
+
+    def score(self, ruleset: str, options: dict[str, Any], parsed: list[dict]) -> dict[str, Any]:
+        rb = self.rb
+        totals = {"a": 0, "b": 0}
+        out_rounds = []
+        dealer = rb.first_dealer
+        for n, rnd in enumerate(parsed, start=1):
+            winner = rnd["winner"]
+            explanation = [{"rule": "match.dealer", "message": self.g(MSG_DEALS, player=self.names[dealer])}]
+            score = {"a": 0, "b": 0}
+            yaku: list[dict[str, Any]] = []
+            mults: list[dict[str, Any]] = []
+            base, total_factor, capped = 0, 1, False
+            if winner is None:
+                explanation.append({"rule": "round.exhaustive", "message": self.g(MSG_DRAW)})
+                points = options["draw_dealer_points"]
+                if points:
+                    score[dealer] = points
+                    explanation.append({"rule": rb.options["draw_dealer_points"].rule,
+                                        "message": self.n(MSG_DRAW_POINTS, points, player=self.names[dealer],
+                                                          points=points)})
+            else:
+                loser = _other(winner)
+                won = rnd["hand_win"] or rnd["scores"][winner]
+                if rnd["hand_win"] is not None:
+                    explanation.append({"rule": "scoring.hand-yaku", "message": self.g(
+                        MSG_HAND_WIN, player=self.names[winner],
+                        yaku=self.yaku_name(won.scored[0].yaku.id))})
+                yaku = self.yaku_entries(won)
+                base = won.base
+                for s in won.scored:
+                    explanation.append({"rule": s.yaku.rule, "message": self.n(
+                        MSG_YAKU, s.points, player=self.names[winner],
+                        yaku=self.yaku_name(s.yaku.id), points=s.points)})
+                for y, why in won.dropped:
+                    template, rule = {
+                        DROPPED_BEST: (MSG_DROPPED_BEST, "yaku.best-in-group"),
+                        DROPPED_SPOILED: (MSG_DROPPED_SPOILED, rb.options["rain_man_spoils_viewings"].rule),
+                        DROPPED_ALONE: (MSG_DROPPED_ALONE, rb.options["viewings"].rule),
+                    }[why]
+                    explanation.append({"rule": rule, "message": self.g(template, yaku=self.yaku_name(y.id))})
+                factors, total_factor, capped = multipliers(
+                    rb, options, base, rnd["calls"][winner], rnd["calls"][loser]
+                )
+                for m in factors:
+                    mults.append({"reason": m.reason, "factor": m.factor, "rule": m.rule})
+                    if m.reason == "seven-points":
+                        text = self.n(MSG_SEVEN, rb.seven_threshold, threshold=rb.seven_threshold, factor=m.factor)
+                    elif m.reason == "opponent-koikoi":
+                        text = self.g(MSG_OPPONENT_KOIKOI, opponent=self.names[loser],
+                                      player=self.names[winner], factor=m.factor)
+                    elif m.reason == "winner-koikoi":
+                        text = self.g(MSG_WINNER_KOIKOI, player=self.names[winner], factor=m.factor)
+                    else:
+                        text = self.n(MSG_KOIKOI_CALLS, m.calls, calls=m.calls, factor=m.factor)
+                    explanation.append({"rule": m.rule, "message": text})
+                if capped:
+                    explanation.append({"rule": rb.options["double_cap"].rule,
+                                        "message": self.g(MSG_CAP, cap=total_factor)})
+                score[winner] = base * total_factor
+                explanation.append({"rule": "scoring.winner-only", "message": self.n(
+                    MSG_ROUND_SCORE, score[winner], player=self.names[winner], score=score[winner])})
+            for p in PLAYERS:
+                totals[p] += score[p]
+            out_rounds.append({
+                "round": n,
+                "dealer": dealer,
+                "winner": winner,
+                "yaku": yaku,
+                "base": base,
+                "multipliers": mults,
+                "multiplier": total_factor,
+                "capped": capped,
+                "score": score,
+                "explanation": explanation,
+            })
+            if winner is not None and options["dealer_rotation"] == "winner":
+                dealer = winner
+            else:
+                dealer = _other(dealer)
+        played, total_rounds = len(parsed), options["rounds"]
+        if played < total_rounds:
+            result = {"status": "continue", "winner": None, "reason": "match.in-progress",
+                      "rules": ["match.rounds"]}
+        elif totals["a"] == totals["b"]:
+            result = {"status": "draw", "winner": None, "reason": "match.tied-totals",
+                      "rules": ["match.rounds", "match.tie"]}
+        else:
+            result = {"status": "win", "winner": "a" if totals["a"] > totals["b"] else "b",
+                      "reason": "match.higher-total", "rules": ["match.rounds", "match.winner"]}
+        result.update({"rounds_played": played, "rounds_total": total_rounds})
+        return {
+            "valid": True,
+            "game": "koikoi",
+            "ruleset": ruleset,
+            "options": options,
+            "players": dict(self.names),
+            "rounds": out_rounds,
+            "totals": totals,
+            "result": result,
+        }
+
+
+def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) -> dict[str, Any]:
+    """Check and score a Koi-Koi match; never raises on bad input."""
+    if not isinstance(lang, str):
+        lang = "en"
+    rb = rulebook or load_rulebook()
+    try:
+        return _Check(rb, lang).run(request)
+    except (RecursionError, MemoryError, ValueError, TypeError, KeyError, AttributeError):
+        # A bug must not take the service down; the tests make sure this is never reached.
+        text = translator(lang).gettext(MSG_INTERNAL)
+        return {"valid": False, "errors": [
+            {"code": "request.internal", "path": "", "rule": "referee.request", "message": text}
+        ]}
