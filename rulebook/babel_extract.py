@@ -66,7 +66,7 @@ def _clean(text: Any) -> str:
 
 
 def extract_rulebook(fileobj, keywords, comment_tags, options) -> Iterator[Message]:
-    data = yaml.load(fileobj.read(), Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    data = yaml.load(fileobj.read(), Loader=_LineLoader)
     if not isinstance(data, dict):
         return
     game = data.get("game", "")

@@ -1,11 +1,13 @@
 """Languages in URLs: `/<lang>/...`, negotiation for `/` and errors, switcher links."""
 from __future__ import annotations
 
+import re
+
 from flask import Flask, g, request, url_for
 from flask_babel import Babel
 from werkzeug.routing import BaseConverter, ValidationError
 
-from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize_language
 
 from .games import GAMES
 from .terms import language_name
@@ -18,9 +20,9 @@ class LanguageConverter(BaseConverter):
 
 
 class GameConverter(BaseConverter):
-    """A game slug from the registry (checked at match time, so games can be added)."""
+    """A game slug from the registry: any other path is a plain 404 (no slash redirect)."""
 
-    regex = "[a-z0-9-]+"
+    regex = "(?:" + "|".join(re.escape(slug) for slug in GAMES) + ")"
 
     def to_python(self, value: str) -> str:
         if value not in GAMES:
@@ -30,10 +32,17 @@ class GameConverter(BaseConverter):
 
 def negotiated() -> str:
     """The best language for this request's Accept-Language header."""
+    # By quality, each tag reduced to its language: `fr-CA` beats `en;q=0.5` (werkzeug's
+    # best_match would prefer the exact `en`).
     try:
-        return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+        accepted = list(request.accept_languages)
     except RuntimeError:  # outside a request
         return DEFAULT_LANGUAGE
+    for value, quality in accepted:
+        lang = normalize_language(value)
+        if lang and quality > 0:
+            return lang
+    return DEFAULT_LANGUAGE
 
 
 def current() -> str:

@@ -5,10 +5,10 @@ its YAML (through the GAMES registry), names and texts from `Terms`.
 """
 from __future__ import annotations
 
+from babel.lists import format_list
 from flask import Blueprint, g, render_template, request, url_for
 from flask_babel import format_number, gettext, ngettext
 from markupsafe import Markup, escape
-from babel.lists import format_list
 
 from rulebook.i18n import LANGUAGES
 

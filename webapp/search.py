@@ -98,7 +98,9 @@ def build_index(game: str, lang: str, edition: str) -> tuple[Entry, ...]:
             if rule_id in action_rules:
                 action_id = action_rules[rule_id]
                 extra.append(terms.action(action_id))
-                extra.extend(ed.actions[action_id] for ed in rb.editions.values())
+                printed = terms.printed(action_id)  # shown on the action tile
+                if printed:
+                    extra.append(printed.name)
             haystack = normalize(" ".join([title, text, *extra]))
             entries.append(Entry(rule_id, section.id, title, text, haystack))
     return tuple(entries)

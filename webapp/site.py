@@ -1,7 +1,7 @@
 """`/` (language negotiation), the home page `/<lang>/` and the error pages."""
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, g, redirect, render_template, request, url_for
 
 from rulebook.i18n import LANGUAGES
 
@@ -25,6 +25,9 @@ def home():
 
 @bp.app_errorhandler(404)
 def not_found(error):
+    first = request.path.lstrip("/").split("/", 1)[0]
+    if first in LANGUAGES:  # `/de/no-such-page`: the URL names the language
+        g.lang = first
     lang = languages.current()
     # `/xx/hanamikoji/` -> offer `/<lang>/hanamikoji/` when that page exists.
     suggestion = None
