@@ -1,0 +1,202 @@
+"""The Koi-Koi rulebook YAML: schema-checked on load, cross-checked, and the referee follows it."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import yaml
+
+from rulebook.koikoi.model import DEFAULT_PATH, load_rulebook
+from rulebook.koikoi.referee import referee
+from rulebook.loader import SCHEMAS, RulebookError
+
+RULE_ID = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)+$")
+YAKU_IDS = ["goko", "shiko", "ameshiko", "sanko", "hanami", "tsukimi", "inoshikacho", "tane",
+            "akatan", "aotan", "akatan_aotan", "tan", "kasu", "teshi", "kuttsuki"]
+
+
+@pytest.fixture
+def rulebook_copy(tmp_path):
+    """Write a modified copy of the shipped YAML and return its path."""
+    def write(change):
+        data = yaml.safe_load(DEFAULT_PATH.read_text(encoding="utf-8"))
+        change(data)
+        path = tmp_path / "koikoi.yaml"
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+        return path
+    return write
+
+
+def goko_request(**extra):
+    return {"game": "koikoi", "rounds": [{"winner": "a", "captured": {
+        "a": [0, 2, 8, 10, 28, 30, 40, 41, 44, 45], "b": []}}], **extra}
+
+
+def test_deck_months_48_cards_4_per_month():
+    rb = load_rulebook()
+    assert len(rb.cards) == 48 and len(rb.months) == 12
+    assert [c.index for c in rb.cards] == list(range(48))
+    for month in rb.months:
+        assert [c.month for c in rb.cards[4 * (month.number - 1): 4 * month.number]] == [month.number] * 4
+    assert rb.months[0].name == "Pine" and rb.months[10].id == "willow"
+
+
+def test_deck_kinds_totals():
+    rb = load_rulebook()
+    counts = {k: sum(1 for c in rb.cards if c.kind == k) for k in ("bright", "animal", "ribbon", "plain")}
+    assert counts == {"bright": 5, "animal": 9, "ribbon": 10, "plain": 24}
+    assert [c.index for c in rb.cards if c.kind == "bright"] == [0, 8, 28, 40, 44]
+
+
+def test_deck_ribbons_colours():
+    rb = load_rulebook()
+    by_colour = {}
+    for c in rb.cards:
+        if c.ribbon:
+            by_colour.setdefault(c.ribbon, []).append(c.index)
+    assert by_colour == {"poetry": [1, 5, 9], "blue": [21, 33, 37], "red": [13, 17, 25, 42]}
+
+
+def test_deck_sake_cup_dual_kind():
+    rb = load_rulebook()
+    cup = rb.cards[rb.card_by_slug["chrysanthemum-sake-cup"]]
+    assert (cup.index, cup.kind, cup.dual_kind, cup.name) == (32, "animal", "plain", "Sake cup")
+
+
+def test_card_slugs_stable():
+    rb = load_rulebook()
+    assert [rb.cards[i].slug for i in (0, 1, 2, 3, 40, 43, 44)] == [
+        "pine-crane", "pine-poetry-ribbon", "pine-plain-1", "pine-plain-2",
+        "willow-rain-man", "willow-lightning", "paulownia-phoenix"]
+
+
+def test_yaku_ids_and_rules():
+    rb = load_rulebook()
+    assert [y.id for y in rb.yaku] == YAKU_IDS
+    for y in rb.yaku:
+        assert y.rule in rb.rules
+    assert {y.group for y in rb.yaku} == {"brights", "animals", "ribbons", "other", "hand"}
+
+
+@pytest.mark.parametrize("ruleset,expected", [
+    ("nintendo", {"goko": 10, "shiko": 8, "ameshiko": 7, "sanko": 5, "hanami": 5, "tsukimi": 5,
+                  "inoshikacho": 5, "akatan": 5, "aotan": 5, "akatan_aotan": 10, "tane": 1,
+                  "tan": 1, "kasu": 1, "teshi": 6, "kuttsuki": 6}),
+    ("fudawiki", {"goko": 15, "sanko": 6}),
+    ("gamedesign", {"goko": 15, "shiko": 10, "ameshiko": 8, "sanko": 6, "akatan": 6, "aotan": 6}),
+    ("yakuza", {"goko": 10, "sanko": 6, "teshi": None, "kuttsuki": None}),
+])
+def test_ruleset_values_from_research(ruleset, expected):
+    values = load_rulebook().rulesets[ruleset].values
+    for yaku_id, points in expected.items():
+        assert values[yaku_id].points == points, yaku_id
+
+
+def test_ruleset_undocumented_yaku_absent():
+    rb = load_rulebook()
+    gd = rb.rulesets["gamedesign"].values
+    assert "hanami" not in gd and "akatan_aotan" not in gd and "teshi" not in gd
+    assert "akatan_aotan" not in rb.rulesets["yakuza"].values
+
+
+def test_ruleset_nintendo_options():
+    rb = load_rulebook()
+    assert rb.default_ruleset == "nintendo"
+    opts = rb.effective_options("nintendo")
+    assert opts["sake_cup_as_plain"] is True and opts["seven_point_double"] is True
+    assert opts["koikoi_multiplier"] == "opponent_called" and opts["rounds"] == 12
+    assert rb.effective_options("yakuza")["sake_cup_as_plain"] == "choose"
+    assert rb.effective_options("gamedesign")["draw_dealer_points"] == 6
+
+
+def test_rule_ids_well_formed_and_unique():
+    rb = load_rulebook()
+    for rule_id in rb.rules:
+        assert RULE_ID.match(rule_id), rule_id
+    for section in rb.sections:
+        for text in section.rules.values():
+            assert text and "  " not in text
+
+
+def test_faq_and_disagreements_reference_rules():
+    rb = load_rulebook()
+    assert len(rb.faq) == 5  # one per question in the research notes
+    for entry in rb.faq:
+        assert entry["id"] in rb.rules and all(r in rb.rules for r in entry["rules"])
+    ids = {d["id"] for d in rb.disagreements}
+    assert {"disagree.goko-value", "disagree.sake-cup", "disagree.koikoi-double",
+            "disagree.seven-double", "disagree.viewings"} <= ids
+
+
+def test_every_rule_referenced_by_an_error_exists():
+    rb = load_rulebook()
+    for rule in ("referee.request", "referee.cards", "referee.limits", "capture.pairs",
+                 "koikoi.needs-yaku", "round.winner-needs-yaku", "match.rounds", "deck.months",
+                 "koikoi.limit", "koikoi.call", "deal.hands", "scoring.hand-yaku"):
+        assert rule in rb.rules, rule
+
+
+def test_request_schema_matches_rulebook():
+    rb = load_rulebook()
+    schema = json.loads((SCHEMAS / "koikoi.request.schema.json").read_text())
+    assert schema["properties"]["ruleset"]["enum"] == list(rb.rulesets)
+    props = schema["properties"]["options"]["properties"]
+    assert set(props) == set(rb.options)
+    for key, spec in rb.options.items():
+        if spec.choices is not None and "enum" in props[key]:
+            assert props[key]["enum"] == list(spec.choices), key
+        elif spec.choices is not None:
+            assert props[key] == {"type": "boolean"} and set(spec.choices) == {True, False}
+
+
+def test_yaml_value_change_followed(rulebook_copy):
+    """yaku.goko: a table that edits Goko to 12 sees the referee pay 12 (x2 for 7+)."""
+    def change(data):
+        data["rulesets"]["nintendo"]["values"]["goko"] = 12
+    rb = load_rulebook(rulebook_copy(change))
+    result = referee(goko_request(options={"seven_point_double": False}), rulebook=rb)
+    assert result["rounds"][0]["yaku"][0]["points"] == 12
+    assert result["rounds"][0]["score"]["a"] == 12
+    assert referee(goko_request(), rulebook=rb)["rounds"][0]["score"]["a"] == 24
+
+
+def test_yaml_threshold_and_rounds_followed(rulebook_copy):
+    def change(data):
+        data["scoring"]["seven_point"]["threshold"] = 11
+        data["rulesets"]["nintendo"]["options"]["rounds"] = 3
+        data["options"]["rounds"]["choices"] = [12, 6, 4, 3]
+    rb = load_rulebook(rulebook_copy(change))
+    result = referee(goko_request(), rulebook=rb)
+    assert result["rounds"][0]["score"]["a"] == 10
+    assert result["result"]["rounds_total"] == 3
+
+
+def test_broken_yaml_schema_error_names_file_and_path(rulebook_copy):
+    def change(data):
+        data["cards"][3]["kind"] = "jewel"
+    path = rulebook_copy(change)
+    with pytest.raises(RulebookError) as info:
+        load_rulebook(path)
+    assert info.value.file == str(path)
+    assert any(where == "cards[3].kind" for where, _ in info.value.problems)
+    assert str(path) in str(info.value)
+
+
+def test_broken_yaml_cross_check_names_path(rulebook_copy):
+    def change(data):
+        data["yaku"][0]["rule"] = "yaku.nothing"
+        data["rulesets"]["yakuza"]["stacks"] = [["inoshikacho", "akatan"]]
+        data["rulesets"]["nintendo"]["options"]["rounds"] = 5
+    with pytest.raises(RulebookError) as info:
+        load_rulebook(rulebook_copy(change))
+    where = {w for w, _ in info.value.problems}
+    assert {"yaku[0].rule", "rulesets.yakuza.stacks[0]", "rulesets.nintendo.options.rounds"} <= where
+
+
+def test_broken_yaml_not_yaml(tmp_path):
+    path = tmp_path / "koikoi.yaml"
+    path.write_text("game: [koikoi\n", encoding="utf-8")
+    with pytest.raises(RulebookError) as info:
+        load_rulebook(path)
+    assert str(path) in str(info.value)
