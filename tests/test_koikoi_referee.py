@@ -1,0 +1,426 @@
+"""The Koi-Koi referee, test by test named after the rule it checks."""
+from __future__ import annotations
+
+import pytest
+
+from rulebook.koikoi.model import load_rulebook
+from rulebook.koikoi.referee import referee
+from rulebook.koikoi.scoring import score_pile
+
+RB = load_rulebook()
+
+BRIGHTS5 = [0, 8, 28, 40, 44]
+ANIMALS9 = [4, 12, 16, 20, 24, 29, 32, 36, 41]
+PLAINS24 = [c.index for c in RB.cards if c.kind == "plain"]
+MINIMAL = {
+    "goko": [0, 8, 28, 40, 44],
+    "shiko": [0, 8, 28, 44],
+    "ameshiko": [0, 8, 28, 40],
+    "sanko": [0, 8, 28],
+    "hanami": [8, 32],
+    "tsukimi": [28, 32],
+    "inoshikacho": [20, 24, 36],
+    "tane": [4, 12, 16, 29, 41],
+    "akatan": [1, 5, 9],
+    "aotan": [21, 33, 37],
+    "akatan_aotan": [1, 5, 9, 21, 33, 37],
+    "tan": [1, 13, 17, 25, 42],
+    "kasu": [2, 3, 6, 7, 10, 11, 14, 15, 18, 19],
+}
+B_AKATAN = [1, 3, 5, 7, 9, 11]  # the other player's pile beside a padded [0, 8, 28]
+HANDS = {"teshi": [0, 1, 2, 3, 4, 8, 12, 16], "kuttsuki": [0, 1, 4, 5, 8, 9, 12, 13]}
+# The research table, per ruleset (None: not part of the ruleset / value not documented).
+EXPECTED = {
+    "nintendo": dict(goko=10, shiko=8, ameshiko=7, sanko=5, hanami=5, tsukimi=5, inoshikacho=5,
+                     tane=1, akatan=5, aotan=5, akatan_aotan=10, tan=1, kasu=1, teshi=6, kuttsuki=6),
+    "fudawiki": dict(goko=15, shiko=8, ameshiko=7, sanko=6, hanami=5, tsukimi=5, inoshikacho=5,
+                     tane=1, akatan=5, aotan=5, akatan_aotan=10, tan=1, kasu=1, teshi=6, kuttsuki=6),
+    "gamedesign": dict(goko=15, shiko=10, ameshiko=8, sanko=6, hanami=None, tsukimi=None,
+                       inoshikacho=5, tane=1, akatan=6, aotan=6, akatan_aotan=None, tan=1, kasu=1,
+                       teshi=None, kuttsuki=None),
+    "yakuza": dict(goko=10, shiko=8, ameshiko=7, sanko=6, hanami=5, tsukimi=5, inoshikacho=5,
+                   tane=1, akatan=5, aotan=5, akatan_aotan=None, tan=1, kasu=1, teshi=None,
+                   kuttsuki=None),
+}
+
+
+def pad(cards):
+    """Complete every odd month with another card of it (a plain when possible)."""
+    pile = list(dict.fromkeys(cards))
+    for month in RB.months:
+        held = [c for c in pile if RB.cards[c].month == month.number]
+        if len(held) % 2:
+            spare = [c.index for c in RB.cards if c.month == month.number and c.index not in pile]
+            spare.sort(key=lambda i: RB.cards[i].kind != "plain")
+            pile.append(spare[0])
+    return pile
+
+
+def request(rounds, **extra):
+    return {"game": "koikoi", "players": {"a": "Aiko", "b": "Ben"}, "rounds": rounds, **extra}
+
+
+def won(cards, winner="a", koikoi=None, other=(), **extra):
+    rnd = {"winner": winner, "captured": {winner: pad(cards), "b" if winner == "a" else "a": list(other)}}
+    if koikoi:
+        rnd["koikoi"] = koikoi
+    return request([rnd], **extra)
+
+
+def first_round(result):
+    assert result["valid"], result
+    return result["rounds"][0]
+
+
+def codes(result):
+    assert result["valid"] is False, result
+    return [(e["code"], e["path"], e["rule"]) for e in result["errors"]]
+
+
+def ids(score):
+    return {s.yaku.id: s.points for s in score.scored}
+
+
+# -- every yaku under every ruleset ------------------------------------------------------
+@pytest.mark.parametrize("ruleset", list(EXPECTED))
+@pytest.mark.parametrize("yaku_id", list(MINIMAL))
+def test_yaku_value_per_ruleset(ruleset, yaku_id):
+    expected = EXPECTED[ruleset][yaku_id]
+    got = ids(score_pile(MINIMAL[yaku_id], ruleset, {"viewings": "on"} if ruleset != "gamedesign" else None))
+    if expected is None:
+        assert yaku_id not in got
+    else:
+        assert got.get(yaku_id) == expected, got
+
+
+@pytest.mark.parametrize("ruleset", list(EXPECTED))
+@pytest.mark.parametrize("yaku_id", list(HANDS))
+def test_yaku_hand_per_ruleset(ruleset, yaku_id):
+    expected = EXPECTED[ruleset][yaku_id]
+    rnd = {"winner": "a", "hand": {"a": HANDS[yaku_id]}}
+    result = referee(request([rnd], ruleset=ruleset))
+    if expected is None:
+        assert ("winner.no-yaku", "/rounds/0/winner", "round.winner-needs-yaku") in codes(result)
+    else:
+        r = first_round(result)
+        assert [(y["id"], y["points"]) for y in r["yaku"]] == [(yaku_id, expected)]
+        assert r["score"] == {"a": expected, "b": 0}
+
+
+# -- test vectors from public implementations ----------------------------------------------
+GO_KOIKOI = {"sake_cup_as_plain": False}  # go-koikoi does not count the sake cup as a plain
+
+
+@pytest.mark.parametrize("cards,expected", [
+    ([0, 8, 28, 40, 44], {"goko": 10}),
+    ([0, 8, 28, 44], {"shiko": 8}),
+    ([0, 8, 28, 40], {"ameshiko": 7}),
+    ([0, 8, 28], {"sanko": 5}),
+    ([0, 8, 40], {}),
+    ([24, 36, 20], {"inoshikacho": 5}),
+    ([24, 36, 20, 4], {"inoshikacho": 6}),
+    ([8, 32], {"hanami": 5}),
+    ([1, 5, 9], {"akatan": 5}),
+    ([1, 5, 9, 21, 33, 37], {"akatan_aotan": 10}),
+    (PLAINS24[:10], {"kasu": 1}),
+    (PLAINS24[:11], {"kasu": 2}),
+    (PLAINS24[:9] + [32], {}),
+])
+def test_vectors_go_koikoi(cards, expected):
+    assert ids(score_pile(cards, "nintendo", GO_KOIKOI)) == expected
+
+
+def test_vectors_sidsryu():
+    assert score_pile(BRIGHTS5).base == 10
+    assert score_pile([0, 8, 28, 44]).base == 8
+    assert score_pile(PLAINS24).base == 15
+    # sidsryu's "all 9 animals -> 10" is Ino-shika-cho 5 stacked with Tane 1+4: the Yakuza
+    # reading. Under Nintendo's values Ino-shika-cho grows instead: 5 + 6 extra animals.
+    assert ids(score_pile(ANIMALS9, "yakuza")) == {"inoshikacho": 5, "tane": 5}
+    assert ids(score_pile(ANIMALS9, "nintendo")) == {"inoshikacho": 11}
+    assert first_round(referee(won(BRIGHTS5)))["score"]["a"] == 20
+
+
+# -- yaku details ----------------------------------------------------------------------------
+def test_yaku_sanko_rain_man_does_not_count():
+    assert ids(score_pile([0, 8, 40])) == {}
+    assert ids(score_pile([0, 8, 28, 40])) == {"ameshiko": 7}
+
+
+def test_yaku_extra_cards():
+    assert ids(score_pile([1, 5, 9, 13, 17])) == {"akatan": 7}
+    assert ids(score_pile([21, 33, 37, 13])) == {"aotan": 6}
+    assert ids(score_pile([1, 5, 9, 21, 33, 37, 13])) == {"akatan_aotan": 11}
+    assert ids(score_pile([4, 12, 16, 29, 41, 20])) == {"tane": 2}
+    assert ids(score_pile([1, 5, 9, 13, 17], "gamedesign")) == {"akatan": 6}
+
+
+def test_yaku_best_in_group():
+    score = score_pile(BRIGHTS5)
+    assert ids(score) == {"goko": 10}
+    assert {y.id for y, why in score.dropped} == {"shiko", "ameshiko", "sanko"}
+    assert ids(score_pile([1, 5, 9, 13, 17, 20, 24, 36])) == {"akatan": 7, "inoshikacho": 5}
+
+
+def test_yaku_best_in_group_yakuza_stacks():
+    assert ids(score_pile([1, 5, 9, 13, 17], "yakuza")) == {"akatan": 5, "tan": 1}
+    # Blue Ribbons does not stack with Ribbons in the Yakuza reading (not documented).
+    assert ids(score_pile([21, 33, 37, 13, 17], "yakuza")) == {"aotan": 5}
+
+
+def test_yaku_other_group_stacks():
+    got = ids(score_pile([0, 8, 28, 32] + PLAINS24[:9]))
+    assert got == {"sanko": 5, "hanami": 5, "tsukimi": 5, "kasu": 1}
+
+
+def test_options_sake_cup():
+    pile = PLAINS24[:9] + [32]
+    assert ids(score_pile(pile)) == {"kasu": 1}
+    assert ids(score_pile(pile, options={"sake_cup_as_plain": False})) == {}
+    assert ids(score_pile(pile + [4, 12, 16], "yakuza")) == {"kasu": 1}
+    assert ids(score_pile(pile + [4, 12, 16, 29], "yakuza")) in ({"kasu": 1}, {"tane": 1})
+    # "choose": never both at once.
+    assert ids(score_pile(PLAINS24[:9] + [32, 4, 12, 16, 29], "yakuza", {"sake_cup_as_plain": True})) == {
+        "kasu": 1, "tane": 1}
+
+
+# -- scoring -----------------------------------------------------------------------------
+def test_scoring_seven_double():
+    r = first_round(referee(won([0, 8, 28, 40])))
+    assert r["base"] == 7 and r["score"]["a"] == 14
+    assert r["multipliers"] == [{"reason": "seven-points", "factor": 2, "rule": "scoring.seven-double"}]
+    assert first_round(referee(won([20, 24, 36, 4])))["score"]["a"] == 6
+    off = first_round(referee(won([0, 8, 28, 40], options={"seven_point_double": False})))
+    assert off["score"]["a"] == 7 and off["multipliers"] == []
+
+
+def test_scoring_koikoi_double_opponent_called():
+    r = first_round(referee(won([0, 8, 28], koikoi={"b": 1}, other=B_AKATAN)))
+    assert r["score"]["a"] == 10
+    assert [m["reason"] for m in r["multipliers"]] == ["opponent-koikoi"]
+    # The winner's own call does not double in the Nintendo rules.
+    assert first_round(referee(won([0, 8, 28], koikoi={"a": 1})))["score"]["a"] == 5
+    # Both doubles: x4.
+    both = first_round(referee(won([0, 8, 28, 44], koikoi={"b": 1}, other=B_AKATAN)))
+    assert both["score"]["a"] == 32 and both["multiplier"] == 4
+
+
+def test_options_koikoi_multiplier_winner_called():
+    opts = {"koikoi_multiplier": "winner_called"}
+    assert first_round(referee(won([0, 8, 28], koikoi={"a": 1}, options=opts)))["score"]["a"] == 10
+    r = first_round(referee(won([0, 8, 28], koikoi={"b": 1}, other=B_AKATAN, options=opts)))
+    assert r["score"]["a"] == 5
+
+
+def test_options_koikoi_multiplier_per_call():
+    opts = {"koikoi_multiplier": "per_call", "koikoi_limit": None}
+    r = first_round(referee(won([0, 8, 28], koikoi={"a": 2, "b": 1}, other=B_AKATAN, options=opts)))
+    assert r["score"]["a"] == 40 and r["multipliers"][0]["factor"] == 8
+
+
+def test_scoring_double_cap():
+    opts = {"koikoi_multiplier": "per_call", "koikoi_limit": None, "double_cap": 4}
+    r = first_round(referee(won([0, 8, 28], koikoi={"a": 2, "b": 1}, other=B_AKATAN, options=opts)))
+    assert r["score"]["a"] == 20 and r["capped"] is True and r["multiplier"] == 4
+    assert any(e["rule"] == "options.double-cap" for e in r["explanation"])
+    r = first_round(referee(won([0, 8, 28, 44], koikoi={"b": 1}, other=B_AKATAN,
+                                options={"double_cap": 2})))
+    assert r["score"]["a"] == 16
+
+
+def test_options_viewings():
+    assert first_round(referee(won([8, 32])))["score"]["a"] == 5
+    off = referee(won([8, 32], options={"viewings": "off"}))
+    assert codes(off) == [("winner.no-yaku", "/rounds/0/winner", "round.winner-needs-yaku")]
+    alone = referee(won([8, 32], options={"viewings": "with_other"}))
+    assert codes(alone)[0][0] == "winner.no-yaku"
+    r = first_round(referee(won([8, 32, 1, 5, 9], options={"viewings": "with_other"})))
+    assert {y["id"] for y in r["yaku"]} == {"hanami", "akatan"} and r["base"] == 10
+
+
+def test_options_rain_man():
+    opts = {"rain_man_spoils_viewings": True}
+    r = first_round(referee(won([0, 8, 28, 32, 40], options=opts)))
+    assert [y["id"] for y in r["yaku"]] == ["ameshiko"]
+    assert any(e["rule"] == "options.rain-man" for e in r["explanation"])
+    r = first_round(referee(won([0, 8, 28, 32, 40])))
+    assert {y["id"] for y in r["yaku"]} == {"ameshiko", "hanami", "tsukimi"}
+
+
+def test_scoring_hand_yaku():
+    r = first_round(referee(request([{"winner": "b", "hand": {"b": HANDS["kuttsuki"]}}])))
+    assert r["yaku"][0]["id"] == "kuttsuki" and r["score"] == {"a": 0, "b": 6}
+    off = referee(request([{"winner": "b", "hand": {"b": HANDS["kuttsuki"]}}], options={"hand_yaku": False}))
+    assert codes(off)[0][0] == "winner.no-yaku"
+    played = referee(request([{"winner": "a", "hand": {"a": HANDS["teshi"]},
+                               "captured": {"a": pad([0, 8, 28])}}]))
+    assert codes(played) == [("hand.round-played", "/rounds/0/captured", "scoring.hand-yaku")]
+    undocumented = referee(request([{"winner": None}], ruleset="yakuza", options={"hand_yaku": True}))
+    assert codes(undocumented) == [("option.value", "/options/hand_yaku", "options.hand-yaku")]
+
+
+def test_deal_hands_size():
+    result = referee(request([{"winner": None, "hand": {"a": [0, 1, 2]}}]))
+    assert codes(result) == [("hand.size", "/rounds/0/hand/a", "deal.hands")]
+    assert "8 cards" in result["errors"][0]["message"]
+
+
+def test_round_exhaustive():
+    rnd = {"winner": None, "captured": {"a": pad([0, 8, 28]), "b": []}, "koikoi": {"a": 1}}
+    r = first_round(referee(request([rnd])))
+    assert r["score"] == {"a": 0, "b": 0} and r["winner"] is None and r["yaku"] == []
+    assert any(e["rule"] == "round.exhaustive" for e in r["explanation"])
+    gd = first_round(referee(request([{"winner": None}], ruleset="gamedesign")))
+    assert gd["score"] == {"a": 6, "b": 0}
+
+
+# -- the match ---------------------------------------------------------------------------
+def test_match_dealer():
+    rounds = [
+        {"winner": "b", "captured": {"b": pad([0, 8, 28])}},
+        {"winner": "b", "captured": {"b": pad([0, 8, 28])}},
+        {"winner": None},
+        {"winner": "a", "captured": {"a": pad([1, 5, 9])}},
+        {"winner": None},
+    ]
+    result = referee(request(rounds))
+    assert [r["dealer"] for r in result["rounds"]] == ["a", "b", "b", "a", "a"]
+    alt = referee(request(rounds, options={"dealer_rotation": "alternate"}))
+    assert [r["dealer"] for r in alt["rounds"]] == ["a", "b", "a", "b", "a"]
+
+
+def test_match_winner_after_rounds():
+    rounds = [
+        {"winner": "a", "captured": {"a": pad([0, 8, 28])}},
+        {"winner": "b", "captured": {"b": pad([1, 5, 9, 13])}},
+        {"winner": "b", "captured": {"b": pad([20, 24, 36])}},
+    ]
+    result = referee(request(rounds, options={"rounds": 3}))
+    assert result["totals"] == {"a": 5, "b": 11}
+    assert result["result"] == {"status": "win", "winner": "b", "reason": "match.higher-total",
+                                "rules": ["match.rounds", "match.winner"], "rounds_played": 3,
+                                "rounds_total": 3}
+    cont = referee(request(rounds))
+    assert cont["result"]["status"] == "continue" and cont["result"]["rounds_total"] == 12
+
+
+def test_match_tie():
+    rounds = [{"winner": "a", "captured": {"a": pad([0, 8, 28])}},
+              {"winner": "b", "captured": {"b": pad([1, 5, 9])}}, {"winner": None}]
+    result = referee(request(rounds, options={"rounds": 3}))
+    assert result["result"]["status"] == "draw" and result["result"]["winner"] is None
+
+
+def test_match_rounds_after_end():
+    rounds = [{"winner": None}] * 5
+    assert codes(referee(request(rounds, options={"rounds": 3}))) == [
+        ("round.after-end", "/rounds/3", "match.rounds"), ("round.after-end", "/rounds/4", "match.rounds")]
+
+
+# -- the request ---------------------------------------------------------------------------
+def test_referee_cards_indexes_and_slugs_mixed():
+    cards = ["pine-crane", 2, "cherry-curtain", 10, 28, "susuki-plain-1"]
+    r = first_round(referee(request([{"winner": "a", "captured": {"a": cards}}])))
+    assert r["yaku"] == [{"id": "sanko", "points": 5, "cards": ["pine-crane", "cherry-curtain", "susuki-moon"],
+                          "rule": "yaku.sanko"}]
+
+
+def test_referee_defaults():
+    result = referee({"game": "koikoi", "rounds": [{"winner": None}]})
+    assert result["valid"] and result["ruleset"] == "nintendo"
+    assert result["players"] == {"a": "Player A", "b": "Player B"}
+
+
+@pytest.mark.parametrize("req,expected", [
+    ([], [("request.not-object", "", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"winner": None}], "x": 1}, [("request.unknown-field", "/x", "referee.request")]),
+    ({"rounds": [{"winner": None}]}, [("request.missing", "/game", "referee.request")]),
+    ({"game": "hanamikoji", "rounds": [{"winner": None}]}, [("game.unknown", "/game", "referee.request")]),
+    ({"game": "koikoi", "ruleset": "casino", "rounds": [{"winner": None}]},
+     [("ruleset.unknown", "/ruleset", "referee.request")]),
+    ({"game": "koikoi", "options": {"jokers": True}, "rounds": [{"winner": None}]},
+     [("option.unknown", "/options/jokers", "referee.request")]),
+    ({"game": "koikoi", "options": {"viewings": True}, "rounds": [{"winner": None}]},
+     [("option.value", "/options/viewings", "options.viewings")]),
+    ({"game": "koikoi", "options": {"double_cap": 10**100}, "rounds": [{"winner": None}]},
+     [("option.value", "/options/double_cap", "options.double-cap")]),
+    ({"game": "koikoi", "rounds": []}, [("rounds.empty", "/rounds", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"winner": None}] * 101}, [("rounds.too-many", "/rounds", "referee.limits")]),
+    ({"game": "koikoi", "rounds": "all of them"}, [("request.type", "/rounds", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"captured": {}}]}, [("request.missing", "/rounds/0/winner", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"winner": "c"}]}, [("winner.value", "/rounds/0/winner", "round.winner-needs-yaku")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "captured": {"a": [48, 0, 1]}}]},
+     [("card.unknown", "/rounds/0/captured/a/0", "referee.cards")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "captured": {"a": [0, 1, "pine-crane"]}}]},
+     [("card.duplicate", "/rounds/0/captured/a/2", "deck.months")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "captured": {"a": [0, 1], "b": [1, 0]}}]},
+     [("card.both-piles", "/rounds/0/captured/b/0", "deck.months"),
+      ("card.both-piles", "/rounds/0/captured/b/1", "deck.months")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "captured": {"a": "0 1"}}]},
+     [("request.type", "/rounds/0/captured/a", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "koikoi": {"a": "once"}}]},
+     [("koikoi.type", "/rounds/0/koikoi/a", "koikoi.call")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "koikoi": {"a": 10**100}}]},
+     [("koikoi.too-many", "/rounds/0/koikoi/a", "koikoi.call")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "koikoi": {"a": 2}}]},
+     [("koikoi.too-many", "/rounds/0/koikoi/a", "koikoi.limit")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "koikoi": {"b": 1}}]},
+     [("koikoi.no-yaku", "/rounds/0/koikoi/b", "koikoi.needs-yaku")]),
+    ({"game": "koikoi", "rounds": [{"winner": "a", "captured": {"a": [0, 1]}}]},
+     [("winner.no-yaku", "/rounds/0/winner", "round.winner-needs-yaku")]),
+    ({"game": "koikoi", "players": {"a": "", "c": "x"}, "rounds": [{"winner": None}]},
+     [("request.type", "/players/a", "referee.request"), ("request.unknown-field", "/players/c", "referee.request")]),
+])
+def test_referee_request_errors(req, expected):
+    assert codes(referee(req)) == expected
+
+
+def test_capture_pairs_message_names_month_and_count():
+    result = referee(request([{"winner": None, "captured": {"b": [40, 41, 42]}}]))
+    assert codes(result) == [("pile.month-count", "/rounds/0/captured/b", "capture.pairs")]
+    message = result["errors"][0]["message"]
+    assert "Ben" in message and "3 cards" in message and "Willow" in message and "(11)" in message
+    one = referee(request([{"winner": None, "captured": {"a": [44]}}]))["errors"][0]["message"]
+    assert "1 card of the Paulownia month" in one
+
+
+def test_referee_request_all_problems_at_once():
+    req = {"game": "shogi", "ruleset": "x", "options": {"rounds": 5, "nope": 1}, "extra": True,
+           "rounds": [{"winner": "z", "captured": {"a": [99, 0], "b": [0]}, "koikoi": {"a": -1}},
+                      "not a round", {"winner": None, "oops": 1}]}
+    got = {c for c, _, _ in codes(referee(req))}
+    assert got >= {"game.unknown", "ruleset.unknown", "option.value", "option.unknown",
+                   "request.unknown-field", "winner.value", "card.unknown", "card.both-piles",
+                   "pile.month-count", "koikoi.type", "request.type"}
+
+
+@pytest.mark.parametrize("junk", [
+    None, 0, 10**400, "koikoi", 1.5, True, [{"game": "koikoi"}],
+    {"game": None, "rounds": None}, {"game": ["koikoi"], "rounds": {"0": {}}},
+    {"game": "koikoi", "options": [], "players": "Aiko", "rounds": [None, 3, []]},
+    {"game": "koikoi", "rounds": [{"winner": [], "captured": [], "koikoi": [], "hand": "x"}]},
+    {"game": "koikoi", "rounds": [{"winner": None, "captured": {"a": [True, None, 1.0, {}, [], -1, 10**400]}}]},
+    {"game": "koikoi", "ruleset": {"x": 1}, "options": {"rounds": "12", "double_cap": True}, "rounds": [{}]},
+    {"game": "koikoi", "rounds": [{"winner": None, "hand": {"a": None, "b": [0] * 8}}]},
+])
+def test_referee_request_malformed_never_raises(junk):
+    result = referee(junk)
+    assert result["valid"] is False
+    assert all(e["code"] != "request.internal" for e in result["errors"])
+    assert all(set(e) == {"code", "path", "rule", "message"} for e in result["errors"])
+
+
+def test_referee_languages_never_raise():
+    for lang in ("de", "uk", "es", "fr", "xx", None, 5):
+        assert referee(won([0, 8, 28]), lang=lang)["valid"]
+        assert referee({"rounds": 1}, lang=lang)["valid"] is False
+
+
+def test_referee_fast():
+    import time
+    req = won([0, 8, 28, 20, 24, 36, 1, 5, 9], koikoi={"b": 1}, other=pad([21, 33, 37]))
+    referee(req)
+    start = time.perf_counter()
+    for _ in range(200):
+        referee(req)
+    assert (time.perf_counter() - start) / 200 < 0.002
