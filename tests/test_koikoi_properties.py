@@ -1,0 +1,129 @@
+"""Property tests for the Koi-Koi scorer and referee (hypothesis)."""
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from rulebook.koikoi.model import load_rulebook
+from rulebook.koikoi.referee import referee
+from rulebook.koikoi.scoring import scorer_for
+from rulebook.loader import SCHEMAS
+
+RB = load_rulebook()
+SAKE = RB.card_by_slug["chrysanthemum-sake-cup"]
+RESPONSE = Draft202012Validator(json.loads((SCHEMAS / "koikoi.response.schema.json").read_text()))
+REQUEST = Draft202012Validator(json.loads((SCHEMAS / "koikoi.request.schema.json").read_text()))
+
+piles = st.integers(min_value=0, max_value=(1 << 48) - 1)
+cards = st.integers(min_value=0, max_value=47)
+# Rulesets and tables without a cancellation rule (the rain man spoiling the viewings).
+tables = st.fixed_dictionaries({
+    "ruleset": st.sampled_from(sorted(RB.rulesets)),
+    "viewings": st.sampled_from(["on", "off", "with_other"]),
+    "sake_cup_as_plain": st.sampled_from([True, False, "choose"]),
+    "hand_yaku": st.just(False),
+    "rain_man_spoils_viewings": st.just(False),
+})
+
+
+def scorer(table):
+    rid = table["ruleset"]
+    opts = {k: v for k, v in table.items() if k != "ruleset"}
+    return scorer_for(RB, rid, RB.effective_options(rid, opts))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables, piles, cards)
+def test_yaku_extra_cards_adding_a_card_never_lowers_the_score(table, pile, card):
+    sc = scorer(table)
+    assert sc.score_pile(pile | (1 << card)).base >= sc.score_pile(pile).base
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables, piles)
+def test_options_sake_cup_removing_it_never_raises_the_score(table, pile):
+    sc = scorer(table)
+    with_cup = pile | (1 << SAKE)
+    assert sc.score_pile(with_cup & ~(1 << SAKE)).base <= sc.score_pile(with_cup).base
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables, piles)
+def test_yaku_best_in_group_one_yaku_per_best_group(table, pile):
+    score = scorer(table).score_pile(pile)
+    stacked = RB.rulesets[table["ruleset"]].stacks
+    for group, stacking in RB.groups.items():
+        in_group = [s.yaku.id for s in score.scored if s.yaku.group == group]
+        if stacking == "best" and len(in_group) > 1:
+            assert any(set(in_group) <= s for s in stacked), in_group
+
+
+@st.composite
+def matches(draw):
+    """A plausible match: every month's four cards dealt out in pairs (or left on the table)."""
+    rounds = []
+    for _ in range(draw(st.integers(1, 4))):
+        piles = {"a": [], "b": []}
+        for month in RB.months:
+            four = [c.index for c in RB.cards if c.month == month.number]
+            for pair in (four[:2], four[2:]):
+                owner = draw(st.sampled_from(["a", "b", None]))
+                if owner:
+                    piles[owner].extend(draw(st.sampled_from([pair, [RB.cards[i].slug for i in pair]])))
+        winner = draw(st.sampled_from(["a", "b", None]))
+        rnd = {"winner": winner, "captured": piles,
+               "koikoi": {"a": draw(st.integers(0, 1)), "b": draw(st.integers(0, 1))}}
+        rounds.append(rnd)
+    options = draw(st.fixed_dictionaries({}, optional={
+        "viewings": st.sampled_from(["on", "off", "with_other"]),
+        "rain_man_spoils_viewings": st.booleans(),
+        "seven_point_double": st.booleans(),
+        "koikoi_multiplier": st.sampled_from(["opponent_called", "winner_called", "per_call"]),
+        "double_cap": st.one_of(st.none(), st.integers(1, 8)),
+        "rounds": st.sampled_from([12, 6, 4, 3]),
+        "dealer_rotation": st.sampled_from(["winner", "alternate"]),
+    }))
+    ruleset = draw(st.sampled_from(sorted(RB.rulesets)))
+    return {"game": "koikoi", "ruleset": ruleset, "options": options, "rounds": rounds}
+
+
+@settings(max_examples=150, deadline=None)
+@given(matches(), st.sampled_from(["en", "de", "fr"]))
+def test_referee_responses_validate_against_schema(req, lang):
+    assert not list(REQUEST.iter_errors(req))
+    result = referee(req, lang)
+    assert not list(RESPONSE.iter_errors(result)), result
+    if result["valid"]:
+        totals = {p: sum(r["score"][p] for r in result["rounds"]) for p in "ab"}
+        assert totals == result["totals"]
+        for r in result["rounds"]:
+            if r["winner"]:
+                assert r["score"][r["winner"]] == r["base"] * r["multiplier"]
+    else:
+        assert {e["code"] for e in result["errors"]} <= {
+            "winner.no-yaku", "koikoi.no-yaku", "round.after-end", "option.value"}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+fields = st.sampled_from(["game", "ruleset", "options", "players", "rounds", "winner", "captured",
+                          "koikoi", "hand", "a", "b", "viewings", "rounds"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(fields, json_values, max_size=6), st.lists(
+    st.dictionaries(fields, json_values | st.lists(cards | st.text(max_size=12)), max_size=5), max_size=3))
+def test_referee_request_never_raises_on_junk(top, rounds):
+    req = {"game": "koikoi", **top}
+    if rounds:
+        req["rounds"] = rounds
+    result = referee(req)
+    assert not list(RESPONSE.iter_errors(result)), result
+    if not result["valid"]:
+        assert all(e["code"] != "request.internal" for e in result["errors"])
