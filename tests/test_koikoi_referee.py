@@ -31,16 +31,16 @@ B_AKATAN = [1, 3, 5, 7, 9, 11]  # the other player's pile beside a padded [0, 8,
 HANDS = {"teshi": [0, 1, 2, 3, 4, 8, 12, 16], "kuttsuki": [0, 1, 4, 5, 8, 9, 12, 13]}
 # The research table, per ruleset (None: not part of the ruleset / value not documented).
 EXPECTED = {
-    "nintendo": dict(goko=10, shiko=8, ameshiko=7, sanko=5, hanami=5, tsukimi=5, inoshikacho=5,
-                     tane=1, akatan=5, aotan=5, akatan_aotan=10, tan=1, kasu=1, teshi=6, kuttsuki=6),
-    "fudawiki": dict(goko=15, shiko=8, ameshiko=7, sanko=6, hanami=5, tsukimi=5, inoshikacho=5,
-                     tane=1, akatan=5, aotan=5, akatan_aotan=10, tan=1, kasu=1, teshi=6, kuttsuki=6),
-    "gamedesign": dict(goko=15, shiko=10, ameshiko=8, sanko=6, hanami=None, tsukimi=None,
-                       inoshikacho=5, tane=1, akatan=6, aotan=6, akatan_aotan=None, tan=1, kasu=1,
-                       teshi=None, kuttsuki=None),
-    "yakuza": dict(goko=10, shiko=8, ameshiko=7, sanko=6, hanami=5, tsukimi=5, inoshikacho=5,
-                   tane=1, akatan=5, aotan=5, akatan_aotan=None, tan=1, kasu=1, teshi=None,
-                   kuttsuki=None),
+    "nintendo": {"goko": 10, "shiko": 8, "ameshiko": 7, "sanko": 5, "hanami": 5, "tsukimi": 5, "inoshikacho": 5,
+                     "tane": 1, "akatan": 5, "aotan": 5, "akatan_aotan": 10, "tan": 1, "kasu": 1, "teshi": 6, "kuttsuki": 6},
+    "fudawiki": {"goko": 15, "shiko": 8, "ameshiko": 7, "sanko": 6, "hanami": 5, "tsukimi": 5, "inoshikacho": 5,
+                     "tane": 1, "akatan": 5, "aotan": 5, "akatan_aotan": 10, "tan": 1, "kasu": 1, "teshi": 6, "kuttsuki": 6},
+    "gamedesign": {"goko": 15, "shiko": 10, "ameshiko": 8, "sanko": 6, "hanami": None, "tsukimi": None,
+                       "inoshikacho": 5, "tane": 1, "akatan": 6, "aotan": 6, "akatan_aotan": None, "tan": 1, "kasu": 1,
+                       "teshi": None, "kuttsuki": None},
+    "yakuza": {"goko": 10, "shiko": 8, "ameshiko": 7, "sanko": 6, "hanami": 5, "tsukimi": 5, "inoshikacho": 5,
+                   "tane": 1, "akatan": 5, "aotan": 5, "akatan_aotan": None, "tan": 1, "kasu": 1, "teshi": None,
+                   "kuttsuki": None},
 }
 
 

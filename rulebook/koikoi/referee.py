@@ -12,7 +12,14 @@ from typing import Any
 from ..i18n import N_, translator
 from ..problems import Problem, describe, pointer
 from .model import PLAYERS, Rulebook, load_rulebook
-from .scoring import DROPPED_ALONE, DROPPED_BEST, DROPPED_SPOILED, PileScore, multipliers, scorer_for
+from .scoring import (
+    DROPPED_ALONE,
+    DROPPED_BEST,
+    DROPPED_SPOILED,
+    PileScore,
+    multipliers,
+    scorer_for,
+)
 
 MAX_NAME = 40
 TOP_FIELDS = ("game", "ruleset", "options", "players", "rounds")
