@@ -17,6 +17,7 @@ from . import languages
 BLUEPRINTS: list[tuple[str, str]] = [
     ("webapp.site", "bp"),
     ("webapp.rules", "bp"),
+    ("webapp.api", "bp"),
 ]
 
 

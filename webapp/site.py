@@ -5,7 +5,7 @@ from flask import Blueprint, g, redirect, render_template, request, url_for
 
 from rulebook.i18n import LANGUAGES
 
-from . import languages
+from . import api, languages
 from .games import GAMES
 
 bp = Blueprint("site", __name__)
@@ -25,6 +25,8 @@ def home():
 
 @bp.app_errorhandler(404)
 def not_found(error):
+    if api.is_api_request():  # the API answers in problem+json, never HTML
+        return api.http_problem(error)
     first = request.path.lstrip("/").split("/", 1)[0]
     if first in LANGUAGES:  # `/de/no-such-page`: the URL names the language
         g.lang = first
@@ -52,4 +54,6 @@ def _match(path: str) -> bool:
 
 @bp.app_errorhandler(500)
 def server_error(error):
+    if api.is_api_request():
+        return api.problem("internal")
     return render_template("errors/500.html", error_page=True), 500

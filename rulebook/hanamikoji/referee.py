@@ -32,16 +32,13 @@ M = {
     "edition.unknown": N_("Unknown edition {value}; choose one of {choices}."),
     "variant.unknown": N_("Unknown variant {value}; the variants are {choices}."),
     "variant.value": N_("The variant “{variant}” takes {choices}, not {value}."),
-    "players.name": N_("A player name must be text of 1 to {max} characters."),
     "start.round": N_("The round number must be a whole number from 1 up, not {value}."),
-    "start.favor-length": N_("Give the favour of every geisha in table order: {count} entries."),
     "start.favor-value": N_("A favour entry is “a”, “b” or null, not {value}."),
     "start.favor-round1": N_("Before round 1 every favour marker stands in the middle."),
     "start.already-won": N_(
         "With these favour markers {player} has already won ({goal}); no round follows."
     ),
     "rounds.empty": N_("Enter at least one round."),
-    "rounds.too-many": N_("At most {max} rounds can be checked at once."),
     "round.mode": N_("Give either the board or the action log of the round, not both."),
     "round.mode-missing": N_("Give the board or the action log of the round."),
     "round.after-win": N_(
@@ -52,17 +49,8 @@ M = {
         "is played."
     ),
     "round.past-limit": N_("With the three-round limit the game ends after round {limit}."),
-    "board.length": N_("Give one count per geisha in table order: {count} numbers."),
     "board.count": N_("A card count must be a whole number of 0 or more, not {value}."),
-    "board.geisha-overflow": N_(
-        "{geisha} has {cards} item cards in all, but {total} are on the table."
-    ),
-    "board.geisha-overflow-removed": N_(
-        "{geisha} has {cards} item cards and one was put aside, so at most {max} can be on "
-        "the table, not {total}."
-    ),
     "card.unknown": N_("Unknown card {value}; name a geisha: {choices}."),
-    "log.too-many-actions": N_("A round has only {max} actions; remove this one."),
     "log.unknown-action": N_("Unknown action {value}; the actions are {choices}."),
     "log.wrong-player": N_("It is {expected}’s turn here, not {player}’s."),
     "log.action-reused": N_("{player} has already used {action} in this round."),
@@ -74,21 +62,49 @@ M = {
     "log.taken-not-offered": N_("The opponent took {value}, but it was not offered: {offered}."),
     "log.taken-set": N_("For {action}, “taken” is 0 or 1: the first or the second set."),
     "log.taken-unexpected": N_("{action} gives nothing to the opponent: leave out “taken”."),
-    "log.card-overflow": N_(
-        "Only {available} {geisha} cards are in play this round, but this action brings the "
-        "count to {total}."
-    ),
-    "log.removed-mismatch": N_(
-        "Every card but one {inferred} card is in the log, so the card put aside was "
-        "{inferred}, not {removed}."
-    ),
-    "log.incomplete": N_(
-        "Round {round} has {count} of {total} actions; only the last round may still be in "
-        "progress."
-    ),
 }
 # Messages with a count in them: (singular, plural) chosen by the language's plural rules.
 MP = {
+    "players.name": (
+        N_("A player name must be text of 1 to {count} character."),
+        N_("A player name must be text of 1 to {count} characters."),
+    ),
+    "start.favor-length": (
+        N_("Give the favour of every geisha in table order: {count} entry."),
+        N_("Give the favour of every geisha in table order: {count} entries."),
+    ),
+    "rounds.too-many": (
+        N_("At most {count} round can be checked at once."),
+        N_("At most {count} rounds can be checked at once."),
+    ),
+    "board.length": (
+        N_("Give one count per geisha in table order: {count} number."),
+        N_("Give one count per geisha in table order: {count} numbers."),
+    ),
+    "board.geisha-overflow": (
+        N_("{geisha} has only {count} item card in all, but the table shows {total}."),
+        N_("{geisha} has only {count} item cards in all, but the table shows {total}."),
+    ),
+    "board.geisha-overflow-removed": (
+        N_("One {geisha} card was put aside, so at most {count} can lie on the table, not {total}."),
+        N_("One {geisha} card was put aside, so at most {count} can lie on the table, not {total}."),
+    ),
+    "log.too-many-actions": (
+        N_("A round has only {count} action; remove this one."),
+        N_("A round has only {count} actions; remove this one."),
+    ),
+    "log.card-overflow": (
+        N_("Only {count} {geisha} card is in play this round, but the log has used {total} by here."),
+        N_("Only {count} {geisha} cards are in play this round, but the log has used {total} by here."),
+    ),
+    "log.removed-mismatch": (
+        N_("The log already uses {count} {geisha} card, so the card put aside cannot be {geisha}."),
+        N_("The log already uses {count} {geisha} cards, so the card put aside cannot be {geisha}."),
+    ),
+    "log.incomplete": (
+        N_("Round {round} has {given} of its {count} action; only the last round may still be in progress."),
+        N_("Round {round} has {given} of its {count} actions; only the last round may still be in progress."),
+    ),
     "board.side-total": (
         N_("{player}’s side holds {count} card; after a round each side holds exactly {expected}."),
         N_("{player}’s side holds {count} cards; after a round each side holds exactly {expected}."),
@@ -324,7 +340,7 @@ class Referee:
                 self.error("request.unknown-field", pointer("players", key), "referee.request",
                            field=key)
             elif not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
-                self.error("players.name", pointer("players", key), "referee.request", max=MAX_NAME)
+                self.error("players.name", pointer("players", key), "referee.request", count=MAX_NAME)
             else:
                 self.names[key] = name.strip()
 
@@ -339,7 +355,7 @@ class Referee:
         elif not rounds:
             self.error("rounds.empty", "/rounds", "referee.request")
         elif len(rounds) > MAX_ROUNDS:
-            self.error("rounds.too-many", "/rounds", "referee.request", max=MAX_ROUNDS)
+            self.error("rounds.too-many", "/rounds", "referee.request", count=MAX_ROUNDS)
             rounds = []
         return config, start_round, favor, rounds
 
@@ -409,11 +425,11 @@ class Referee:
                 if total > limit:
                     if removed == i:
                         self.error("board.geisha-overflow-removed", f"{path}/a/{i}",
-                                   "deal.remove-one", geisha=self.geisha(i), cards=geisha.cards,
-                                   max=limit, total=total)
+                                   "deal.remove-one", geisha=self.geisha(i), count=limit,
+                                   total=total)
                     else:
                         self.error("board.geisha-overflow", f"{path}/a/{i}", "components.item-cards",
-                                   geisha=self.geisha(i), cards=geisha.cards, total=total)
+                                   geisha=self.geisha(i), count=geisha.cards, total=total)
                     ok = False
         for player in PLAYERS:
             if clean.get(player):
@@ -452,7 +468,7 @@ class Referee:
         for k, entry in enumerate(log):
             entry_path = f"{path}/{k}"
             if k >= total_actions:
-                self.error("log.too-many-actions", entry_path, "turn.alternate", max=total_actions)
+                self.error("log.too-many-actions", entry_path, "turn.alternate", count=total_actions)
                 break
             mover = expected
             expected = OTHER[expected]
@@ -495,9 +511,15 @@ class Referee:
                 available = rb.geishas[c].cards
                 if used[c] > available and c not in overflowed:
                     overflowed.add(c)
-                    self.error("log.card-overflow", f"{entry_path}/cards", "components.item-cards",
-                               available=available - (rb.removed if removed == c else 0),
-                               geisha=self.geisha(c), total=used[c] - (rb.removed if removed == c else 0))
+                    in_log = used[c] - (rb.removed if removed == c else 0)
+                    if removed == c and in_log <= available:
+                        # The log is possible; the named card put aside is what conflicts.
+                        self.error("log.removed-mismatch", path.rsplit("/", 1)[0] + "/removed",
+                                   "deal.remove-one", geisha=self.geisha(c), count=in_log)
+                    else:
+                        self.error("log.card-overflow", f"{entry_path}/cards",
+                                   "components.item-cards", geisha=self.geisha(c), total=in_log,
+                                   count=available - (rb.removed if removed == c else 0))
             taken = self.read_taken(entry, entry_path, action, cards)
             if taken is False:
                 continue
@@ -515,7 +537,7 @@ class Referee:
         if len(log) < total_actions:
             if not is_last:
                 self.error("log.incomplete", path, "turn.alternate", round=round_no,
-                           count=len(log), total=total_actions)
+                           given=len(log), count=total_actions)
                 return None, None, None
             progress = {
                 "to_act": expected,
@@ -531,10 +553,6 @@ class Referee:
         missing = [i for i in range(n) if used[i] < rb.geishas[i].cards]
         if removed is None and len(missing) == 1 and rb.removed == 1:
             inferred = missing[0]
-        elif removed is not None and missing:
-            self.error("log.removed-mismatch", path.rsplit("/", 1)[0] + "/removed", "deal.remove-one",
-                       inferred=self.geisha(missing[0]), removed=self.geisha(removed))
-            return None, None, None
         return sides, None, inferred
 
     def read_action_cards(self, entry: dict, path: str, action) -> list[list[int]] | None:
@@ -797,8 +815,10 @@ def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) ->
             if d.status == "win":
                 ref.error("round.after-win", path, "victory.immediate", round=ended,
                           player=ref.names[d.winner])
-            else:
+            elif d.status == "shared":
                 ref.error("round.after-shared", path, "victory.immediate", round=ended)
+            else:  # undecided: the round limit ended the game and the edition gives no verdict
+                ref.error("round.past-limit", path, "variant.round-limit", limit=rb.round_limit)
             break
         if config.round_limit and number > rb.round_limit:
             ref.error("round.past-limit", path, "variant.round-limit", limit=rb.round_limit)

@@ -1,0 +1,90 @@
+"""Browser fixtures: the site served on loopback, Debian's Chromium driven by Playwright.
+
+The browser is the system's `chromium` (installed by `make test`), never one that
+Playwright downloads. Screenshots go to tests/artifacts/ (git-ignored).
+"""
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from webapp import create_app
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        pytest.fail("Debian's chromium is missing: `make test` installs it (apt-get install chromium)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The real app on 127.0.0.1 with a free port, in a background thread."""
+    app = create_app({"TESTING": True})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS,
+                                             headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def context(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    yield context
+    context.close()
+
+
+@pytest.fixture()
+def page(context):
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+@pytest.fixture()
+def no_js_page(browser):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+def axe_violations(page, impacts=("serious", "critical")) -> list[dict]:
+    """Run axe-core (from npm, injected here) on the page; serious or critical violations."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"],
+         "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"] if v["impact"] in impacts
+    ]
