@@ -30,11 +30,12 @@ GAMES: dict[str, list[tuple[str, str, str, str, str]]] = {
         ("geishas", "id", "item", "item.{id}", "Translators: the item this geisha favours"),
         ("geishas", "id", "colour", "colour.{colour}", "Translators: colour of a geisha card"),
     ],
-    # "koikoi": [
-    #     ("cards", "slug", "name", "koikoi.card.{slug}", "Translators: card name"),
-    #     ("months", "id", "name", "koikoi.month.{id}", "Translators: month (card suit)"),
-    #     ("yaku", "id", "name", "koikoi.yaku.{id}", "Translators: scoring combination"),
-    # ],
+    "koikoi": [
+        ("cards", "slug", "name", "koikoi.card.{slug}", "Translators: Koi-Koi card name"),
+        ("months", "id", "name", "koikoi.month.{number}",
+         "Translators: the flower of a Koi-Koi month (card suit)"),
+        ("yaku", "id", "name", "koikoi.yaku.{id}", "Translators: Koi-Koi scoring combination"),
+    ],
 }
 
 # Games whose editions name the actions: the default edition's names, context action.<id>.
