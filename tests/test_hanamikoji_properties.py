@@ -209,7 +209,8 @@ def test_simulated_match_runs_until_decided(seed, limit, clash, edition):
     extra = sim.simulate_round(rng, sim.first_player(len(rounds) + 1))
     whole_req["rounds"].append(extra.round())
     codes = rejected(whole_req)
-    expected = "round.after-win" if last["result"]["status"] == "win" else "round.after-shared"
+    expected = {"win": "round.after-win", "shared": "round.after-shared",
+                "undecided": "round.past-limit"}[last["result"]["status"]]
     assert expected in codes
 
 
@@ -487,11 +488,7 @@ def test_round_after_a_win_is_rejected(seed):
     assert resp["errors"][0]["path"] == f"/rounds/{len(rounds) - 1}"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "referee bug: a wrong `removed` card on a complete log is reported as log.card-overflow "
-    "at an action; log.removed-mismatch is unreachable (a complete log always uses 20 cards, "
-    "so the wrongly removed geisha always overflows first)"))
-@settings(max_examples=10, deadline=None)
+@FAST
 @given(seed=SEEDS, pick=SEEDS)
 def test_wrong_removed_card_is_rejected(seed, pick):
     r = sim.simulate_round(random.Random(seed), "a")
@@ -500,26 +497,27 @@ def test_wrong_removed_card_is_rejected(seed, pick):
     assert "log.removed-mismatch" in rejected(sim.request([rnd]))
 
 
-def test_wrong_removed_card_is_rejected_at_all():
-    """What the referee does today with a wrong `removed` card: it still refuses the round."""
+def test_wrong_removed_card_is_reported_at_removed():
+    """A complete log always uses all 20 cards but the one put aside, so naming another card
+    as removed makes that geisha overflow; the error must name `removed`, not an action."""
     r = sim.simulate_round(random.Random(7), "a")
     rnd = r.round()
     rnd["removed"] = next(g for g in sim.GEISHAS if g != r.removed)
-    assert rejected(sim.request([rnd])) & {"log.removed-mismatch", "log.card-overflow"}
+    resp = run(sim.request([rnd]))
+    assert [(e["code"], e["path"]) for e in resp["errors"]] == \
+        [("log.removed-mismatch", "/rounds/0/removed")]
 
 
 TIED = {"a": [1, 1, 1, 1, 1, 1, 2], "b": [1, 1, 1, 1, 1, 1, 2]}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "referee bug: after an `undecided` result (round limit, edition without a tie-break), "
-    "a further round is refused as round.after-shared, whose message claims a shared victory"))
 def test_round_after_an_undecided_end_does_not_claim_a_shared_victory():
     req = {"game": "hanamikoji", "edition": "emperors4", "variants": {"round_limit": True},
            "start": {"round": 3, "favor": [None] * 7},
            "rounds": [{"board": TIED}, {"board": TIED}]}
     resp = run(req)
     assert resp["valid"] is False
+    assert [(e["code"], e["path"]) for e in resp["errors"]] == [("round.past-limit", "/rounds/1")]
     assert "shared" not in resp["errors"][0]["message"]
 
 
