@@ -6,7 +6,7 @@ Flask-Babel reads the same files. Rule texts use the rule id as message context.
 from __future__ import annotations
 
 import gettext
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from babel.support import NullTranslations, Translations
@@ -29,7 +29,7 @@ def N_(message: str) -> str:
     return message
 
 
-@lru_cache(maxsize=None)
+@cache
 def translator(lang: str) -> gettext.NullTranslations:
     """The catalog for `lang` (English, the source language, needs none)."""
     if lang not in LANGUAGES or lang == DEFAULT_LANGUAGE:

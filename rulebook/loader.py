@@ -6,7 +6,7 @@ so an editor of the YAML never has to read a traceback.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,7 @@ def yaml_path(parts) -> str:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict[str, Any]:
     with open(SCHEMAS / name, encoding="utf-8") as handle:
         return json.load(handle)

@@ -12,7 +12,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, request
 from flask_babel import force_locale, gettext
 from werkzeug.exceptions import HTTPException
 

@@ -1,7 +1,7 @@
 """A game's canonical rulebook as a JSON document in one language (for the API)."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from rulebook.hanamikoji.model import load_rulebook as load_hanamikoji
@@ -59,7 +59,7 @@ def koikoi(lang: str) -> dict[str, Any] | None:
     return rulebook_document(lang)
 
 
-@lru_cache(maxsize=None)
+@cache
 def document(game: str, lang: str) -> dict[str, Any] | None:
     """Built once per game and language; the rulebooks do not change while serving."""
     return {"hanamikoji": hanamikoji, "koikoi": koikoi}[game](lang)

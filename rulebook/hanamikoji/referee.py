@@ -301,7 +301,7 @@ class Referee:
                        games=self.choices(["hanamikoji"]))
 
         edition = req.get("edition", rb.default_edition)
-        if edition not in rb.editions:
+        if not isinstance(edition, str) or edition not in rb.editions:
             self.error("edition.unknown", "/edition", "edition.action-names",
                        value=describe(edition), choices=self.choices(rb.editions))
             edition = rb.default_edition
@@ -322,7 +322,8 @@ class Referee:
             elif spec["type"] == "boolean" and not isinstance(value, bool):
                 self.error("variant.value", path, spec["rule"], variant=name,
                            choices="true, false", value=describe(value))
-            elif spec["type"] == "choice" and value not in spec["choices"]:
+            elif spec["type"] == "choice" and (not isinstance(value, str)
+                                               or value not in spec["choices"]):
                 self.error("variant.value", path, spec["rule"], variant=name,
                            choices=self.choices(spec["choices"]), value=describe(value))
             elif name == "round_limit":
@@ -339,7 +340,7 @@ class Referee:
             if key not in PLAYERS:
                 self.error("request.unknown-field", pointer("players", key), "referee.request",
                            field=key)
-            elif not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
+            elif not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
                 self.error("players.name", pointer("players", key), "referee.request", count=MAX_NAME)
             else:
                 self.names[key] = name.strip()
@@ -477,8 +478,8 @@ class Referee:
                 continue
             for key in entry:
                 if key not in ACTION_FIELDS:
-                    self.error("request.unknown-field", f"{entry_path}/{key}", "referee.request",
-                               field=key)
+                    self.error("request.unknown-field", pointer_join(entry_path, key),
+                               "referee.request", field=key)
             player = entry.get("player")
             if player not in PLAYERS:
                 if "player" not in entry:
@@ -828,7 +829,8 @@ def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) ->
             continue
         for key in rnd:
             if key not in ("board", "actions", "removed"):
-                ref.error("request.unknown-field", f"{path}/{key}", "referee.request", field=key)
+                ref.error("request.unknown-field", pointer_join(path, key), "referee.request",
+                          field=key)
         removed = None
         if "removed" in rnd:
             removed = ref.read_card(rnd["removed"], f"{path}/removed")
