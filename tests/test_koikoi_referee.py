@@ -364,7 +364,7 @@ def test_referee_defaults():
      [("koikoi.too-many", "/rounds/0/koikoi/a", "koikoi.call")]),
     ({"game": "koikoi", "rounds": [{"winner": None, "koikoi": {"a": 2}}]},
      [("koikoi.too-many", "/rounds/0/koikoi/a", "koikoi.limit")]),
-    ({"game": "koikoi", "rounds": [{"winner": None, "koikoi": {"b": 1}}]},
+    ({"game": "koikoi", "rounds": [{"winner": None, "captured": {"b": []}, "koikoi": {"b": 1}}]},
      [("koikoi.no-yaku", "/rounds/0/koikoi/b", "koikoi.needs-yaku")]),
     ({"game": "koikoi", "rounds": [{"winner": "a", "captured": {"a": [0, 1]}}]},
      [("winner.no-yaku", "/rounds/0/winner", "round.winner-needs-yaku")]),
@@ -424,3 +424,19 @@ def test_referee_fast():
     for _ in range(200):
         referee(req)
     assert (time.perf_counter() - start) / 200 < 0.002
+
+
+@pytest.mark.parametrize("captured", [None, {}, {"a": [0, 2, 8, 10, 28, 30]}])
+def test_referee_unlisted_pile(captured):
+    """referee.unlisted-pile: a call by a player whose pile is not given is accepted."""
+    rnd = {"winner": None, "koikoi": {"b": 1}}
+    if captured is not None:
+        rnd["captured"] = captured
+    assert referee(request([rnd]))["valid"]
+    if captured and "a" in captured:
+        won = referee(request([{**rnd, "winner": "a"}]))
+        assert won["valid"]
+        assert won["rounds"][0]["score"]["a"] == 10  # Sanko 5, x2 for B's call
+        listed = {"a": [0, 2, 8, 10, 28, 30], "b": [1, 3]}
+        bad = referee(request([{**rnd, "winner": "a", "captured": listed}]))
+        assert codes(bad) == [("koikoi.no-yaku", "/rounds/0/koikoi/b", "koikoi.needs-yaku")]

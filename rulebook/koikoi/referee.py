@@ -124,6 +124,12 @@ def _other(player: str) -> str:
     return "b" if player == "a" else "a"
 
 
+def _listed(captured: Any) -> frozenset[str]:
+    if not isinstance(captured, dict):
+        return frozenset()
+    return frozenset(p for p in PLAYERS if p in captured)
+
+
 def _choices(values: Any) -> str:
     return ", ".join(json.dumps(v) for v in values)
 
@@ -350,6 +356,8 @@ class _Check:
         return {
             "winner": winner,
             "piles": {p: piles[p][0] for p in PLAYERS} if piles else {"a": 0, "b": 0},
+            # The players whose pile the request lists; an unlisted pile is unknown, not empty.
+            "listed": _listed(rnd.get("captured")),
             "hands": {p: hands[p][0] for p in hands} if hands else {},
             "calls": calls,
         }
@@ -439,7 +447,8 @@ class _Check:
             self.add("winner.no-yaku", ("rounds", i, "winner"), "round.winner-needs-yaku",
                      MSG_WINNER_NO_YAKU, player=self.names[winner])
         for p in PLAYERS:
-            if rnd["calls"][p] and not scores[p].scored:
+            # A call is checked against a pile only when the pile is given (referee.unlisted-pile).
+            if rnd["calls"][p] and p in rnd["listed"] and not scores[p].scored:
                 self.add("koikoi.no-yaku", ("rounds", i, "koikoi", p), "koikoi.needs-yaku",
                          MSG_KOIKOI_NO_YAKU, player=self.names[p])
 
