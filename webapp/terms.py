@@ -14,6 +14,7 @@ from typing import Any
 from babel import Locale
 from markupsafe import Markup, escape
 
+from rulebook.hanamikoji.terms import action_names
 from rulebook.i18n import translator
 
 
@@ -78,10 +79,7 @@ class Terms:
     @cached_property
     def action_names(self) -> dict[str, str]:
         """The page language's action names: the placeholders of the rule texts."""
-        if self.edition.language == self.lang:
-            return dict(self.edition.actions)
-        default = self.rb.editions[self.rb.default_edition]
-        return {aid: self.p(f"action.{aid}", default.actions[aid]) for aid in self.rb.actions}
+        return action_names(self.rb, self.lang, self.edition.id)
 
     def action(self, action_id: str) -> str:
         return self.action_names[action_id]
