@@ -18,6 +18,7 @@ BLUEPRINTS: list[tuple[str, str]] = [
     ("webapp.site", "bp"),
     ("webapp.rules", "bp"),
     ("webapp.api", "bp"),
+    ("webapp.checker", "bp"),
 ]
 
 
