@@ -37,7 +37,7 @@ translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po |
 # Babel reads `[module:function: pattern]` as method `module`, so the rulebook extractor is
 # named in dotted form (`module.function`) in a generated copy of babel.cfg.
 translations: $(VENV)/.runtime
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k lazy_gettext -k _l --project=Shinpan --version=0.1 \
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k Np_:1,2 -k lazy_gettext -k _l --project=Shinpan --version=0.1 \
 		--add-comments=Translators: --sort-by-file --no-wrap -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations -D messages --no-wrap --ignore-obsolete
 	$(MAKE) catalogs

@@ -29,6 +29,11 @@ def N_(message: str) -> str:
     return message
 
 
+def Np_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular/plural pair for extraction as one plural entry (for `ngettext`)."""
+    return singular, plural
+
+
 @cache
 def translator(lang: str) -> gettext.NullTranslations:
     """The catalog for `lang` (English, the source language, needs none)."""

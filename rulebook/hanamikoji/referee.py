@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import N_, translator
+from ..i18n import N_, Np_, translator
 from ..problems import Problem, describe, pointer
 from .model import Rulebook, load_rulebook
 from .terms import action_name, geisha_name, player_label
@@ -65,53 +65,53 @@ M = {
 }
 # Messages with a count in them: (singular, plural) chosen by the language's plural rules.
 MP = {
-    "players.name": (
-        N_("A player name must be text of 1 to {count} character."),
-        N_("A player name must be text of 1 to {count} characters."),
+    "players.name": Np_(
+        "A player name must be text of 1 to {count} character.",
+        "A player name must be text of 1 to {count} characters.",
     ),
-    "start.favor-length": (
-        N_("Give the favour of every geisha in table order: {count} entry."),
-        N_("Give the favour of every geisha in table order: {count} entries."),
+    "start.favor-length": Np_(
+        "Give the favour of every geisha in table order: {count} entry.",
+        "Give the favour of every geisha in table order: {count} entries.",
     ),
-    "rounds.too-many": (
-        N_("At most {count} round can be checked at once."),
-        N_("At most {count} rounds can be checked at once."),
+    "rounds.too-many": Np_(
+        "At most {count} round can be checked at once.",
+        "At most {count} rounds can be checked at once.",
     ),
-    "board.length": (
-        N_("Give one count per geisha in table order: {count} number."),
-        N_("Give one count per geisha in table order: {count} numbers."),
+    "board.length": Np_(
+        "Give one count per geisha in table order: {count} number.",
+        "Give one count per geisha in table order: {count} numbers.",
     ),
-    "board.geisha-overflow": (
-        N_("{geisha} has only {count} item card in all, but the table shows {total}."),
-        N_("{geisha} has only {count} item cards in all, but the table shows {total}."),
+    "board.geisha-overflow": Np_(
+        "{geisha} has only {count} item card in all, but the table shows {total}.",
+        "{geisha} has only {count} item cards in all, but the table shows {total}.",
     ),
-    "board.geisha-overflow-removed": (
-        N_("One {geisha} card was put aside, so at most {count} can lie on the table, not {total}."),
-        N_("One {geisha} card was put aside, so at most {count} can lie on the table, not {total}."),
+    "board.geisha-overflow-removed": Np_(
+        "One {geisha} card was put aside, so at most {count} can lie on the table, not {total}.",
+        "One {geisha} card was put aside, so at most {count} can lie on the table, not {total}.",
     ),
-    "log.too-many-actions": (
-        N_("A round has only {count} action; remove this one."),
-        N_("A round has only {count} actions; remove this one."),
+    "log.too-many-actions": Np_(
+        "A round has only {count} action; remove this one.",
+        "A round has only {count} actions; remove this one.",
     ),
-    "log.card-overflow": (
-        N_("Only {count} {geisha} card is in play this round, but the log has used {total} by here."),
-        N_("Only {count} {geisha} cards are in play this round, but the log has used {total} by here."),
+    "log.card-overflow": Np_(
+        "Only {count} {geisha} card is in play this round, but the log has used {total} by here.",
+        "Only {count} {geisha} cards are in play this round, but the log has used {total} by here.",
     ),
-    "log.removed-mismatch": (
-        N_("The log already uses {count} {geisha} card, so the card put aside cannot be {geisha}."),
-        N_("The log already uses {count} {geisha} cards, so the card put aside cannot be {geisha}."),
+    "log.removed-mismatch": Np_(
+        "The log already uses {count} {geisha} card, so the card put aside cannot be {geisha}.",
+        "The log already uses {count} {geisha} cards, so the card put aside cannot be {geisha}.",
     ),
-    "log.incomplete": (
-        N_("Round {round} has {given} of its {count} action; only the last round may still be in progress."),
-        N_("Round {round} has {given} of its {count} actions; only the last round may still be in progress."),
+    "log.incomplete": Np_(
+        "Round {round} has {given} of its {count} action; only the last round may still be in progress.",
+        "Round {round} has {given} of its {count} actions; only the last round may still be in progress.",
     ),
-    "board.side-total": (
-        N_("{player}’s side holds {count} card; after a round each side holds exactly {expected}."),
-        N_("{player}’s side holds {count} cards; after a round each side holds exactly {expected}."),
+    "board.side-total": Np_(
+        "{player}’s side holds {count} card; after a round each side holds exactly {expected}.",
+        "{player}’s side holds {count} cards; after a round each side holds exactly {expected}.",
     ),
-    "log.card-count": (
-        N_("{action} uses exactly {count} card, not {given}."),
-        N_("{action} uses exactly {count} cards, not {given}."),
+    "log.card-count": Np_(
+        "{action} uses exactly {count} card, not {given}.",
+        "{action} uses exactly {count} cards, not {given}.",
     ),
 }
 # Names of JSON types in "expected ..." messages.
@@ -175,9 +175,18 @@ E = {
     "reading.limit-off": N_("no round limit"),
 }
 EP = {
-    "geishas": (N_("{count} geisha"), N_("{count} geishas")),
-    "charm": (N_("{count} charm point"), N_("{count} charm points")),
-    "pile": (N_("{count} card left in the draw pile."), N_("{count} cards left in the draw pile.")),
+    "geishas": Np_(
+        "{count} geisha",
+        "{count} geishas",
+    ),
+    "charm": Np_(
+        "{count} charm point",
+        "{count} charm points",
+    ),
+    "pile": Np_(
+        "{count} card left in the draw pile.",
+        "{count} cards left in the draw pile.",
+    ),
 }
 REASONS = {
     "geishas": N_("favour of enough geishas"),

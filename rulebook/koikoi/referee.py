@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..i18n import N_, translator
+from ..i18n import N_, Np_, translator
 from ..problems import Problem, describe, pointer
 from .model import PLAYERS, Rulebook, load_rulebook
 from .scoring import (
@@ -43,14 +43,14 @@ MSG_OPTION_UNDOCUMENTED = N_(
     'The {ruleset} ruleset does not document the value of {yaku}, so "{option}" cannot be on.'
 )
 MSG_ROUNDS_EMPTY = N_("List at least one round.")
-MSG_ROUNDS_TOO_MANY = (
-    N_("The referee checks at most {limit} round in one request."),
-    N_("The referee checks at most {limit} rounds in one request."),
-)
-MSG_AFTER_END = (
-    N_("The match was agreed at {total} round, so round {round} cannot be played."),
-    N_("The match was agreed at {total} rounds, so round {round} cannot be played."),
-)
+MSG_ROUNDS_TOO_MANY = Np_(
+        "The referee checks at most {limit} round in one request.",
+        "The referee checks at most {limit} rounds in one request.",
+    )
+MSG_AFTER_END = Np_(
+        "The match was agreed at {total} round, so round {round} cannot be played.",
+        "The match was agreed at {total} rounds, so round {round} cannot be played.",
+    )
 MSG_WINNER = N_('The winner must be "a", "b" or null (no winner), not {value}.')
 MSG_CARD_UNKNOWN = N_(
     '{value} is not a card: give a number from 0 to {last} or a card name such as "{example}".'
@@ -60,27 +60,23 @@ MSG_HAND_DUPLICATE = N_("{card} is listed twice in {player}'s dealt hand.")
 MSG_BOTH_PILES = N_("{card} cannot be in both piles: every card exists only once.")
 MSG_BOTH_HANDS = N_("{card} cannot be dealt to both players: every card exists only once.")
 MSG_CARD_LABEL = N_("{card} ({month})")
-MSG_MONTH_COUNT = (
-    N_(
+MSG_MONTH_COUNT = Np_(
         "{player}'s pile holds {count} card of the {month} month ({number}), but captures "
-        "always take a same-month pair or all four."
-    ),
-    N_(
+        "always take a same-month pair or all four.",
         "{player}'s pile holds {count} cards of the {month} month ({number}), but captures "
-        "always take a same-month pair or all four."
-    ),
-)
+        "always take a same-month pair or all four.",
+    )
 MSG_KOIKOI_TYPE = N_("A koi-koi count must be a whole number from 0 to {max}, not {value}.")
-MSG_KOIKOI_TOO_MANY = (
-    N_("{player} may call koi-koi at most {limit} time in a round."),
-    N_("{player} may call koi-koi at most {limit} times in a round."),
-)
+MSG_KOIKOI_TOO_MANY = Np_(
+        "{player} may call koi-koi at most {limit} time in a round.",
+        "{player} may call koi-koi at most {limit} times in a round.",
+    )
 MSG_KOIKOI_NO_YAKU = N_("{player} called koi-koi, but their pile holds no yaku.")
 MSG_WINNER_NO_YAKU = N_("{player} is named the winner, but their pile holds no yaku.")
-MSG_HAND_SIZE = (
-    N_("A dealt hand holds {size} card; this one lists {count}."),
-    N_("A dealt hand holds {size} cards; this one lists {count}."),
-)
+MSG_HAND_SIZE = Np_(
+        "A dealt hand holds {size} card; this one lists {count}.",
+        "A dealt hand holds {size} cards; this one lists {count}.",
+    )
 MSG_HAND_PLAYED = N_(
     "{player}'s dealt hand holds {yaku}, which wins the round at the deal, so no cards can "
     "have been captured."
@@ -89,34 +85,34 @@ MSG_INTERNAL = N_("The referee could not check this request.")
 
 # Explanations of a valid round.
 MSG_DEALS = N_("{player} deals.")
-MSG_YAKU = (
-    N_("{player} scores {yaku}: {points} point."),
-    N_("{player} scores {yaku}: {points} points."),
-)
+MSG_YAKU = Np_(
+        "{player} scores {yaku}: {points} point.",
+        "{player} scores {yaku}: {points} points.",
+    )
 MSG_DROPPED_BEST = N_("{yaku} is also complete, but only the best yaku of its group scores.")
 MSG_DROPPED_SPOILED = N_("{yaku} does not count: the rain man is in the pile.")
 MSG_DROPPED_ALONE = N_("{yaku} does not count on its own at this table.")
-MSG_SEVEN = (
-    N_("A base score of {threshold} point or more is multiplied by {factor}."),
-    N_("A base score of {threshold} points or more is multiplied by {factor}."),
-)
+MSG_SEVEN = Np_(
+        "A base score of {threshold} point or more is multiplied by {factor}.",
+        "A base score of {threshold} points or more is multiplied by {factor}.",
+    )
 MSG_OPPONENT_KOIKOI = N_("{opponent} called koi-koi, so {player}'s score is multiplied by {factor}.")
 MSG_WINNER_KOIKOI = N_("{player} called koi-koi and then won, so the score is multiplied by {factor}.")
-MSG_KOIKOI_CALLS = (
-    N_("{calls} koi-koi call was made this round, so the score is multiplied by {factor}."),
-    N_("{calls} koi-koi calls were made this round, so the score is multiplied by {factor}."),
-)
+MSG_KOIKOI_CALLS = Np_(
+        "{calls} koi-koi call was made this round, so the score is multiplied by {factor}.",
+        "{calls} koi-koi calls were made this round, so the score is multiplied by {factor}.",
+    )
 MSG_CAP = N_("The total multiplier is capped at {cap}.")
-MSG_ROUND_SCORE = (
-    N_("{player} scores {score} point this round."),
-    N_("{player} scores {score} points this round."),
-)
+MSG_ROUND_SCORE = Np_(
+        "{player} scores {score} point this round.",
+        "{player} scores {score} points this round.",
+    )
 MSG_HAND_WIN = N_("{player} shows {yaku} right after the deal and wins the round.")
 MSG_DRAW = N_("The cards ran out before anyone stopped with a yaku: nobody wins the round.")
-MSG_DRAW_POINTS = (
-    N_("As the dealer, {player} scores {points} point."),
-    N_("As the dealer, {player} scores {points} points."),
-)
+MSG_DRAW_POINTS = Np_(
+        "As the dealer, {player} scores {points} point.",
+        "As the dealer, {player} scores {points} points.",
+    )
 PLAYER_LABELS = {"a": N_("Player A"), "b": N_("Player B")}
 
 
