@@ -41,6 +41,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         module = importlib.import_module(module_name)
         app.register_blueprint(getattr(module, attr))
 
+    # Production concerns for every route: headers, limits, proxies, HTTP caching.
+    from . import caching, security
+
+    security.init_app(app)
+    caching.init_app(app)
+
     @app.context_processor
     def page_language() -> dict:
         return {"lang": g.get("lang") or languages.negotiated()}
