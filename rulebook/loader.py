@@ -48,7 +48,7 @@ def load_yaml_checked(path: Path | str, schema_name: str) -> dict[str, Any]:
     path = Path(path)
     try:
         with open(path, encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=YAML_LOADER)  # noqa: S506 - a safe loader
+            data = yaml.load(handle, Loader=YAML_LOADER)
     except OSError as exc:
         raise RulebookError(path, [("", f"cannot read the file: {exc.strerror}")]) from None
     except yaml.YAMLError as exc:
