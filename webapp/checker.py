@@ -52,6 +52,14 @@ def _i18n(rb: Any, terms: Any, names: dict[str, str]) -> dict[str, Any]:
         "set": gettext("set %(num)s"),
         "log_entry": gettext("%(player)s: %(action)s"),
         "took": gettext("%(player)s took %(what)s"),
+        "cards_label": gettext("%(player)s's %(geisha)s cards"),
+        "why": gettext("Why"),
+        "alternatives": gettext("Where another edition or variant would change the result"),
+        "next": gettext("Next round: round %(round)s"),
+        "ruling_board": gettext("Where each favour marker ends"),
+        "do_missing": gettext(cf.MESSAGES["do-missing"]),
+        "copied": gettext("The link is copied."),
+        "offline": gettext("The referee could not be reached; submit the form to check the round."),
     }
 
 

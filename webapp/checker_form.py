@@ -69,6 +69,7 @@ class FormState:
     removed: str = ""
     log: list[str] = field(default_factory=list)  # act tokens
     pending: dict[str, str] = field(default_factory=dict)  # do, c1..c4, take
+    defaults: dict[str, str] = field(default_factory=dict)  # left out of permalinks
 
     @property
     def has_pending(self) -> bool:
@@ -188,7 +189,8 @@ def parse(args: Any, rb: Any, lang: str = "en") -> Parsed:
     def add(key: str, message: str) -> None:
         errors.setdefault(key, []).append(message)
 
-    state = FormState()
+    state = FormState(defaults={"edition": rb.default_edition,
+                                "simultaneous_goal": rb.variant_default("simultaneous_goal")})
     mode = _get(args, "mode").strip()
     if mode in MODES:
         state.mode = mode
@@ -333,11 +335,11 @@ def query(state: FormState, *, log: list[str] | None = None, **overrides: Any) -
         name = state.names.get(p, "")
         if name:
             items.append((f"n{p}", name))
-    if state.edition:
+    if state.edition and state.edition != state.defaults.get("edition"):
         items.append(("edition", state.edition))
     if state.round_limit and state.round_limit.lower() not in FALSE:
         items.append(("round_limit", "1" if state.round_limit.lower() in TRUE else state.round_limit))
-    if state.simultaneous_goal:
+    if state.simultaneous_goal and state.simultaneous_goal != state.defaults.get("simultaneous_goal"):
         items.append(("simultaneous_goal", state.simultaneous_goal))
     round_text = str(overrides.get("round", state.round))
     if round_text and round_text != "1":
