@@ -19,6 +19,7 @@ BLUEPRINTS: list[tuple[str, str]] = [
     ("webapp.rules", "bp"),
     ("webapp.api", "bp"),
     ("webapp.checker", "bp"),
+    ("webapp.koikoi_checker", "bp"),
 ]
 
 
