@@ -15,7 +15,9 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 
 from rulebook.hanamikoji import load_rulebook as load_hanamikoji
+from rulebook.koikoi import load_rulebook as load_koikoi
 
+from . import koikoi_site
 from .terms import Terms
 
 
@@ -146,5 +148,19 @@ GAMES: dict[str, Game] = {
         option_keys=("edition", "round_limit", "simultaneous_goal"),
         highlights=hanamikoji_highlights,
         labels=HANAMIKOJI_LABELS,
+    ),
+    "koikoi": Game(
+        slug="koikoi",
+        title=lazy_gettext("Koi-Koi"),
+        tagline=lazy_gettext(
+            "Two players capture Hanafuda cards month by month to build scoring sets, then stop "
+            "or call koi-koi."
+        ),
+        load=load_koikoi,
+        options=koikoi_site.koikoi_options,
+        terms=lambda rb, lang, options: koikoi_site.KoikoiTerms(rb, lang, options),
+        option_keys=("ruleset", *koikoi_site.OPTION_LABELS),
+        highlights=koikoi_site.koikoi_highlights,
+        labels=koikoi_site.OPTION_LABELS,
     ),
 }

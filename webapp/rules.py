@@ -97,7 +97,7 @@ def search(game: str):
             )
         )
     query = query.strip()
-    index = searching.build_index(game, g.lang, ctx["options"].edition)
+    index = searching.build_index(game, g.lang, ctx["options"].values.get("edition", ""))
     hits = searching.search(index, query) if query else []
     return render_template(
         "rules/search.html", page="search", query=query, hits=hits, **ctx

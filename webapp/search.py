@@ -88,7 +88,9 @@ def build_index(game: str, lang: str, edition: str) -> tuple[Entry, ...]:
     spec = GAMES[game]
     rb = spec.rulebook
     terms = spec.terms(rb, lang, Options({"edition": edition}, {"edition": edition}))
-    action_rules = {action.rule: action.id for action in rb.actions.values()}
+    actions = getattr(rb, "actions", {})  # Koi-Koi has none
+    action_rules = {action.rule: action.id for action in actions.values()}
+    search_extra = getattr(terms, "search_extra", None)  # e.g. Koi-Koi's yaku names
     entries = []
     for section in rb.sections:
         title = terms.section_title(section)
@@ -101,6 +103,8 @@ def build_index(game: str, lang: str, edition: str) -> tuple[Entry, ...]:
                 printed = terms.printed(action_id)  # shown on the action tile
                 if printed:
                     extra.append(printed.name)
+            if search_extra is not None:
+                extra.extend(search_extra(rule_id))
             haystack = normalize(" ".join([title, text, *extra]))
             entries.append(Entry(rule_id, section.id, title, text, haystack))
     return tuple(entries)

@@ -1,0 +1,373 @@
+"""Koi-Koi on the site: display names, the table options of the GET forms, the card chart.
+
+Shared by the rules pages (through the GAMES registry) and the scoring checker
+(`webapp.koikoi_checker`). No game logic: values come from the rulebook, rulings from
+the referee.
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext
+from markupsafe import Markup, escape
+
+from rulebook.i18n import N_, translator
+
+from .terms import language_name
+
+MAX_VALUE = 40  # characters of a query value we look at (longer ones are refused)
+
+KIND_LABELS = {
+    "bright": N_("Bright"),
+    "animal": N_("Animal"),
+    "ribbon": N_("Ribbon"),
+    "plain": N_("Plain"),
+}
+GROUP_LABELS = {
+    "brights": N_("Brights"),
+    "animals": N_("Animals"),
+    "ribbons": N_("Ribbons"),
+    "other": N_("Other"),
+    "hand": N_("Dealt hand"),
+}
+
+# Option labels and choice labels (query value -> label), in the YAML's order.
+OPTION_LABELS = {
+    "viewings": lazy_gettext("Viewings"),
+    "rain_man_spoils_viewings": lazy_gettext("Rain spoils the viewings"),
+    "sake_cup_as_plain": lazy_gettext("Sake cup as a plain"),
+    "seven_point_double": lazy_gettext("Seven-point double"),
+    "koikoi_multiplier": lazy_gettext("Koi-koi double"),
+    "double_cap": lazy_gettext("Double cap"),
+    "hand_yaku": lazy_gettext("Hand yaku"),
+    "rounds": lazy_gettext("Match length"),
+    "koikoi_limit": lazy_gettext("Koi-koi calls per player and round"),
+    "dealer_rotation": lazy_gettext("Dealer rotation"),
+    "draw_dealer_points": lazy_gettext("Dealer's points after a round without winner"),
+}
+CHOICE_LABELS = {
+    ("viewings", "on"): lazy_gettext("Count as usual"),
+    ("viewings", "off"): lazy_gettext("Never count"),
+    ("viewings", "with_other"): lazy_gettext("Only with another yaku"),
+    ("sake_cup_as_plain", "choose"): lazy_gettext("Whichever scores more"),
+    ("koikoi_multiplier", "opponent_called"): lazy_gettext("When the opponent called"),
+    ("koikoi_multiplier", "winner_called"): lazy_gettext("When the winner called"),
+    ("koikoi_multiplier", "per_call"): lazy_gettext("Once per call"),
+    ("dealer_rotation", "winner"): lazy_gettext("The winner deals"),
+    ("dealer_rotation", "alternate"): lazy_gettext("Players alternate"),
+}
+
+
+def encode(value: Any) -> str:
+    """An option value as it appears in a query string."""
+    if value is True:
+        return "1"
+    if value is False:
+        return "0"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def choice_label(option: str, value: Any) -> str:
+    """A translated label for an option's value (in the page language)."""
+    if value is True:
+        return gettext("On")
+    if value is False:
+        return gettext("Off")
+    if value is None:
+        return gettext("No limit")
+    label = CHOICE_LABELS.get((option, value))
+    if label is not None:
+        return str(label)
+    if option == "rounds":
+        return gettext("%(num)s rounds", num=value)
+    return str(value)
+
+
+def decode(spec: Any, raw: str) -> tuple[bool, Any]:
+    """(ok, typed value) for a query value of an option."""
+    raw = raw.strip().lower()
+    if spec.nullable and raw in ("none", "null", "no-limit"):
+        return True, None
+    if spec.choices is not None:
+        for choice in spec.choices:
+            if isinstance(choice, bool):
+                if raw in (("1", "on", "true", "yes") if choice else ("0", "off", "false", "no")):
+                    return True, choice
+            elif raw == str(choice).lower():
+                return True, choice
+        return False, None
+    if raw.isascii() and raw.isdigit() and len(raw) <= 6:
+        value = int(raw)
+        if spec.int_min <= value <= spec.int_max:
+            return True, value
+    return False, None
+
+
+def short(value: str) -> str:
+    return value if len(value) <= MAX_VALUE else value[:MAX_VALUE] + "…"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A ruleset and the table options chosen in a query string."""
+
+    ruleset: str
+    raw: dict[str, str]  # option -> query value as typed ("" when not set)
+    overrides: dict[str, Any]  # option -> typed value, only the valid ones that were set
+    errors: dict[str, str]  # field name -> translated message
+    effective: dict[str, Any]  # every option, after ruleset defaults and overrides
+
+
+def parse_table(rb: Any, args: Mapping[str, str]) -> Table:
+    errors: dict[str, str] = {}
+    ruleset = args.get("ruleset", "").strip()
+    if ruleset not in rb.rulesets:
+        if ruleset:
+            errors["ruleset"] = gettext(
+                "There is no ruleset “%(value)s”; showing the %(default)s rules.",
+                value=short(ruleset), default=rb.rulesets[rb.default_ruleset].name,
+            )
+        ruleset = rb.default_ruleset
+    raw: dict[str, str] = {}
+    overrides: dict[str, Any] = {}
+    for key, spec in rb.options.items():
+        value = args.get(key, "").strip()
+        raw[key] = value[: MAX_VALUE * 2]
+        if not value:
+            continue
+        ok, typed = decode(spec, value) if len(value) <= MAX_VALUE else (False, None)
+        if ok:
+            overrides[key] = typed
+        else:
+            errors[key] = gettext(
+                "“%(value)s” is not a value of “%(option)s”; the ruleset's value applies.",
+                value=short(value), option=OPTION_LABELS[key],
+            )
+    return Table(ruleset, raw, overrides, errors, rb.effective_options(ruleset, overrides))
+
+
+def koikoi_options(rb: Any, args: Mapping[str, str]) -> Any:
+    """The rules page options: ruleset=<id> and the table options; bad values -> notices."""
+    from .games import Options
+
+    table = parse_table(rb, args)
+    values = {"ruleset": table.ruleset}
+    defaults = {"ruleset": rb.default_ruleset}
+    for key in rb.options:
+        values[key] = encode(table.overrides[key]) if key in table.overrides else ""
+        defaults[key] = ""
+    options = Options(values, defaults, tuple(table.errors.values()))
+    object.__setattr__(options, "table", table)  # frozen dataclass: attach the parsed table
+    return options
+
+
+def koikoi_highlights(rb: Any, options: Any) -> dict[str, Any]:
+    table = options.table
+    out: dict[str, Any] = {rb.rulesets[table.ruleset].rule: lazy_gettext("Selected ruleset")}
+    ruleset_defaults = rb.effective_options(table.ruleset)
+    for key, value in table.overrides.items():
+        if value != ruleset_defaults[key] or type(value) is not type(ruleset_defaults[key]):
+            out[rb.options[key].rule] = lazy_gettext("In use at this table")
+    return out
+
+
+# -- the card chart ------------------------------------------------------------------
+# A simple motif per month, drawn by us: (shape, count) painted in the month's colour.
+MOTIFS = {
+    1: "pine", 2: "blossom", 3: "blossom", 4: "hanging", 5: "leaves", 6: "blossom",
+    7: "dots", 8: "hill", 9: "blossom", 10: "star", 11: "willow", 12: "leaf",
+}
+
+
+class KoikoiTerms:
+    """Koi-Koi names and rule texts in one language (used for compare mode as well)."""
+
+    def __init__(self, rulebook: Any, lang: str, options: Any = None):
+        self.rb = rulebook
+        self.lang = lang
+        self._t = translator(lang)
+
+    # -- generic (the same interface as Hanamikoji's Terms) ---------------------------
+    def p(self, context: str, message: str) -> str:
+        return self._t.pgettext(context, message)
+
+    def gettext(self, message: str) -> str:
+        return self._t.gettext(message)
+
+    def section_title(self, section: Any) -> str:
+        return self.p(f"section.{section.id}", section.title)
+
+    def language(self, code: str) -> str:
+        return language_name(code, self.lang)
+
+    def rule(self, rule_id: str) -> str:
+        return self.p(rule_id, self.rb.rules[rule_id])
+
+    def rule_html(self, rule_id: str) -> Markup:
+        return escape(self.rule(rule_id))
+
+    def is_translated(self, rule_id: str) -> bool:
+        return self.rule(rule_id) != self.rb.rules[rule_id]
+
+    def search_extra(self, rule_id: str) -> list[str]:
+        """Words that find a rule besides its text: the names of its yaku."""
+        return [w for y in self.rb.yaku if y.rule == rule_id for w in (self.yaku(y.id), y.romaji)]
+
+    # -- names -----------------------------------------------------------------------
+    def card(self, card: Any) -> str:
+        return self.p(f"koikoi.card.{card.slug}", card.name)
+
+    def month(self, number: int) -> str:
+        return self.p(f"koikoi.month.{number}", self.rb.month_by_number[number].name)
+
+    def yaku(self, yaku_id: str) -> str:
+        return self.p(f"koikoi.yaku.{yaku_id}", self.rb.yaku_by_id[yaku_id].name)
+
+    def kind(self, card: Any) -> str:
+        return self.gettext(KIND_LABELS[card.kind])
+
+    def kind_name(self, kind: str) -> str:
+        return self.gettext(KIND_LABELS[kind])
+
+    def group(self, group_id: str) -> str:
+        return self.gettext(GROUP_LABELS[group_id])
+
+    def card_label(self, card: Any) -> str:
+        """The full text label of a tile: "Crane, bright, Pine (month 1)"."""
+        return self._t.gettext("%(card)s (%(kind)s), %(month)s, month %(number)s") % {
+            "card": self.card(card), "kind": self.kind(card),
+            "month": self.month(card.month), "number": card.month,
+        }
+
+    @cached_property
+    def months(self) -> list[tuple[Any, list[Any]]]:
+        """(month, its four cards) in calendar order."""
+        return [(m, [c for c in self.rb.cards if c.month == m.number]) for m in self.rb.months]
+
+    def names_of(self, mask: int) -> list[str]:
+        return [self.card(c) for c in self.rb.cards if (mask >> c.index) & 1]
+
+    def needs(self, yaku: Any) -> str:
+        """What a yaku needs, in words."""
+        t = self._t
+        if yaku.match == "cards":
+            return ", ".join(
+                t.gettext("%(card)s (%(month)s)") % {"card": self.card(c), "month": self.month(c.month)}
+                for c in self.rb.cards if (yaku.cards >> c.index) & 1)
+        if yaku.match == "hand":
+            if yaku.hand_month_count:
+                return t.ngettext(
+                    "%(num)d cards of one month in the dealt hand",
+                    "%(num)d cards of one month in the dealt hand", yaku.hand_month_count,
+                ) % {"num": yaku.hand_month_count}
+            return t.ngettext("%(num)d same-month pair in the dealt hand",
+                              "%(num)d same-month pairs in the dealt hand",
+                              yaku.hand_pairs) % {"num": yaku.hand_pairs}
+        n = yaku.count_min
+        counted = {
+            "bright": t.ngettext("%(num)d bright", "%(num)d brights", n),
+            "animal": t.ngettext("%(num)d animal", "%(num)d animals", n),
+            "ribbon": t.ngettext("%(num)d ribbon", "%(num)d ribbons", n),
+            "plain": t.ngettext("%(num)d plain", "%(num)d plains", n),
+        }[yaku.count_kind] % {"num": n}
+        if yaku.excluding:
+            return t.gettext("%(count)s, not counting the %(cards)s") % {
+                "count": counted, "cards": ", ".join(self.names_of(yaku.excluding))}
+        if yaku.requires:
+            return t.gettext("%(count)s, one of them the %(cards)s") % {
+                "count": counted, "cards": ", ".join(self.names_of(yaku.requires))}
+        return counted
+
+    def stacking(self, ruleset: Any, yaku: Any) -> str:
+        t = self._t
+        if self.rb.groups[yaku.group] == "all":
+            return t.gettext("Adds to every other yaku")
+        partners = [self.yaku(y) for s in ruleset.stacks if yaku.id in s for y in sorted(s) if y != yaku.id]
+        if partners:
+            return t.gettext("Best of its group; scores together with %(yaku)s") % {
+                "yaku": ", ".join(partners)}
+        return t.gettext("Only the best yaku of its group scores")
+
+
+def yaku_rows(rb: Any, terms: KoikoiTerms, ruleset_id: str, options: dict[str, Any]) -> list[dict]:
+    """The yaku table of a ruleset under the table options (what the page shows)."""
+    ruleset = rb.rulesets[ruleset_id]
+    rows = []
+    for y in rb.yaku:
+        value = ruleset.values.get(y.id)
+        off = None
+        if value is None:
+            off = terms.gettext(N_("Not part of this ruleset"))
+        elif value.points is None:
+            off = terms.gettext(N_("Value not documented"))
+        elif (y.hand and not options["hand_yaku"]) or (y.viewing and options["viewings"] == "off"):
+            off = terms.gettext(N_("Off at this table"))
+        rows.append({
+            "yaku": y,
+            "name": terms.yaku(y.id),
+            "needs": terms.needs(y),
+            "points": value.points if value else None,
+            "extra": bool(value and value.extra and y.extra),
+            "extra_kind": terms.kind_name(y.extra) if y.extra else "",
+            "group": terms.group(y.group),
+            "stacking": terms.stacking(ruleset, y),
+            "off": off,
+        })
+    return rows
+
+
+# Presets offered in the option menus (query values); a valid value typed into the URL
+# that is not a preset is added to the menu so the form shows it.
+PRESETS = {
+    "double_cap": ["none", "2", "4", "8", "16"],
+    "koikoi_limit": ["none", "1", "2", "3"],
+    "draw_dealer_points": ["0", "6"],
+}
+
+
+def option_label(option: str, value: Any) -> str:
+    if option == "double_cap" and isinstance(value, int):
+        return gettext("At most ×%(num)s", num=value)
+    if option == "koikoi_limit" and isinstance(value, int):
+        return str(value)
+    if option == "draw_dealer_points" and isinstance(value, int):
+        return gettext("%(num)s points", num=value)
+    return choice_label(option, value)
+
+
+def option_choices(rb: Any, option: str, current: str = "") -> list[tuple[str, str, Any]]:
+    """(query value, label, JSON value) for an option's menu."""
+    spec = rb.options[option]
+    if option in PRESETS:
+        values = list(PRESETS[option])
+        ok, typed = decode(spec, current) if current else (False, None)
+        if ok and encode(typed) not in values:
+            values.append(encode(typed))
+    else:
+        values = [encode(c) for c in spec.choices]
+    out = []
+    for v in values:
+        typed = decode(spec, v)[1]
+        out.append((v, option_label(option, typed), typed))
+    return out
+
+
+def options_in_force(rb: Any, table: Table) -> list[dict[str, Any]]:
+    """Every option with its value at this table and whether the table changed it."""
+    ruleset_defaults = rb.effective_options(table.ruleset)
+    return [
+        {"id": key, "rule": spec.rule, "label": OPTION_LABELS[key],
+         "value": option_label(key, table.effective[key]),
+         "changed": key in table.overrides and table.overrides[key] != ruleset_defaults[key]}
+        for key, spec in rb.options.items()
+    ]
+
+
+# Templates reach these helpers through the terms object: `terms.site.option_choices(...)`.
+KoikoiTerms.site = sys.modules[__name__]
