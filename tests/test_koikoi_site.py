@@ -1,0 +1,266 @@
+"""Koi-Koi on the site through Flask's test client: rules pages, card chart, scoring checker, API rulebook."""
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+from rulebook.i18n import LANGUAGES, translator
+from rulebook.koikoi import load_rulebook, referee
+
+RB = load_rulebook()
+PAGES = ["/{lang}/koikoi/", "/{lang}/koikoi/disagreements", "/{lang}/koikoi/search?q=goko",
+         "/{lang}/koikoi/score", "/{lang}/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo"]
+SANKO = [0, 2, 8, 10, 28, 30]  # ngs/go-koikoi {0,8,28} -> Sanko, padded to same-month pairs
+
+
+def html_of(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def ruling_of(html: str):
+    match = re.search(r'<script type="application/json" id="ruling-data">(.*?)</script>', html, re.DOTALL)
+    assert match, "no ruling-data"
+    return json.loads(match.group(1))
+
+
+def yaku_points(html: str) -> dict[str, str]:
+    return dict(re.findall(r'id="yaku-row-([a-z_]+)".*?class="yaku-points" data-points="(\d*)"', html, re.DOTALL))
+
+
+def checker_request(a, winner="a", b=None, calls=(0, 0), ruleset="nintendo", options=None):
+    captured = {"a": a} if a or winner == "a" else {}
+    if b:
+        captured["b"] = b
+    return {"game": "koikoi", "ruleset": ruleset, "options": options or {},
+            "rounds": [{"winner": winner, "captured": captured, "koikoi": {"a": calls[0], "b": calls[1]}}]}
+
+
+# -- every page in every language ----------------------------------------------------
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_in_language(client, lang, page):
+    response = client.get(page.format(lang=lang))
+    assert response.status_code == 200
+    html = html_of(response)
+    assert f'<html lang="{lang}"' in html
+    assert 'class="skip-link" href="#main"' in html
+    assert "<script>" not in html and " style=" not in html  # CSP-ready
+    assert "css/koikoi." in html
+    assert 'href="/' + lang + '/koikoi/score' in html  # the checker is in the game nav
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_rule_is_an_anchor_with_permalink(client, lang):
+    html = html_of(client.get(f"/{lang}/koikoi/"))
+    for rule_id in RB.rules:
+        assert f'id="{rule_id}"' in html, rule_id
+        assert f'href="#{rule_id}"' in html, rule_id
+    positions = [html.index(f'id="section-{s.id}"') for s in RB.sections]
+    assert positions == sorted(positions)
+
+
+def test_disagreements_and_faq(client):
+    html = html_of(client.get("/en/koikoi/disagreements"))
+    for entry in RB.disagreements:
+        assert f'id="{entry["id"]}"' in html
+    assert "sake_cup_as_plain=0" in html  # the other reading is one link away
+    rules = html_of(client.get("/en/koikoi/"))
+    for entry in RB.faq:
+        assert f'id="{entry["id"]}"' in rules
+
+
+def test_search_finds_yaku_by_name_and_romaji(client):
+    html = html_of(client.get("/en/koikoi/search?q=Goko"))
+    assert 'data-rule="yaku.goko"' in html
+    html = html_of(client.get("/en/koikoi/search?q=sake+cup"))
+    assert 'data-rule="deck.sake-cup"' in html
+    html = html_of(client.get("/en/koikoi/search?q=%3Cscript%3E"))
+    assert "<script>" not in html
+
+
+# -- ruleset and options -------------------------------------------------------------
+@pytest.mark.parametrize("ruleset, goko, sanko", [("nintendo", "10", "5"), ("fudawiki", "15", "6"),
+                                                   ("gamedesign", "15", "6"), ("yakuza", "10", "6")])
+def test_ruleset_toggle_changes_yaku_values(client, ruleset, goko, sanko):
+    html = html_of(client.get(f"/en/koikoi/?ruleset={ruleset}"))
+    points = yaku_points(html)
+    assert points["goko"] == goko and points["sanko"] == sanko
+    assert f'<option value="{ruleset}" selected>' in html
+    assert 'class="rule rule--active" id="ruleset.' + ruleset + '"' in html
+
+
+def test_default_ruleset_is_nintendo(client):
+    points = yaku_points(html_of(client.get("/fr/koikoi/")))
+    assert points["goko"] == "10"
+    assert len(points) == len(RB.yaku)
+
+
+def test_options_in_force_and_bad_values(client):
+    html = html_of(client.get("/en/koikoi/?ruleset=nintendo&viewings=off&seven_point_double=0"))
+    block = html[html.index('id="options-in-force"'):]
+    block = block[:block.index("</dl>")]
+    assert block.count("is-changed") == 2
+    assert 'data-option="viewings"' in block
+    assert 'class="rule rule--active" id="options.viewings"' in html
+    assert re.search(r'id="yaku-row-hanami" class="is-off"', html)
+    bad = html_of(client.get("/en/koikoi/?ruleset=poker&viewings=%3Cb%3Emaybe"))
+    assert 'id="notices"' in bad and "poker" in bad and "&lt;b&gt;maybe" in bad
+    assert "<b>maybe" not in bad
+    assert yaku_points(bad)["goko"] == "10"
+
+
+def test_compare_mode(client):
+    html = html_of(client.get("/en/koikoi/?compare=fr&ruleset=fudawiki"))
+    assert 'class="rule__text rule__text--compare" lang="fr"' in html
+    assert "compare=fr" in html and "ruleset=fudawiki" in html
+
+
+# -- the card chart ------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "es", "uk"])
+def test_chart_has_48_labelled_tiles(client, lang):
+    html = html_of(client.get(f"/{lang}/koikoi/"))
+    chart = html[html.index('id="card-chart"'):html.index("</figure>", html.index('id="card-chart"'))]
+    tiles = re.findall(r'<li class="kk-card kk-card--(\w+)[^"]*" id="card-([a-z0-9-]+)" data-card="(\d+)"', chart)
+    assert len(tiles) == 48
+    assert [int(i) for _, _, i in tiles] == list(range(48))
+    assert [kind for kind, _, _ in tiles] == [c.kind for c in RB.cards]
+    assert chart.count('class="kk-month ') == 12
+    t = translator(lang)
+    for card in RB.cards:
+        assert unescape(t.pgettext(f"koikoi.card.{card.slug}", card.name)) in unescape(chart)
+    assert chart.count('aria-hidden="true"') >= 48  # drawings are decoration; the text labels them
+
+
+# -- the scoring checker -------------------------------------------------------------
+VECTORS = [
+    ([0, 2, 8, 10, 28, 30, 40, 42, 44, 45], "goko", 20),    # 5 brights: 10, x2 for 7+
+    ([0, 2, 8, 10, 28, 30, 44, 45], "shiko", 16),
+    ([0, 2, 8, 10, 28, 30, 40, 43], "ameshiko", 14),
+    (SANKO, "sanko", 5),
+    ([8, 10, 32, 34], "hanami", 5),
+    ([20, 22, 24, 26, 36, 38], "inoshikacho", 5),
+    ([1, 2, 5, 6, 9, 10], "akatan", 5),
+    ([1, 2, 5, 6, 9, 10, 21, 22, 33, 34, 37, 38], "akatan_aotan", 20),
+]
+
+
+@pytest.mark.parametrize("pile, yaku, score", VECTORS)
+def test_checker_ruling_matches_referee(client, pile, yaku, score):
+    url = "/en/koikoi/score?a=" + ",".join(map(str, pile)) + "&winner=a&ka=0&kb=0&ruleset=nintendo"
+    response = client.get(url)
+    assert response.status_code == 200
+    html = html_of(response)
+    ruling = ruling_of(html)
+    assert ruling == referee(checker_request(pile), "en")
+    assert yaku in [y["id"] for y in ruling["rounds"][0]["yaku"]]
+    assert ruling["rounds"][0]["score"]["a"] == score
+    assert f'id="score-a">{score}<' in html
+    assert f'class="kk-yaku is-scored" id="yaku-{yaku}"' in html
+    for slug in ruling["rounds"][0]["yaku"][0]["cards"]:
+        assert f'is-yaku" id="pile-a-{slug}"' in html
+    for step in ruling["rounds"][0]["explanation"]:
+        assert f'href="/en/koikoi/?ruleset=nintendo#{step["rule"]}"' in html
+
+
+def test_checker_goko_per_ruleset_and_options(client):
+    pile = VECTORS[0][0]
+    base = "/en/koikoi/score?a=" + ",".join(map(str, pile)) + "&winner=a&ka=0&kb=0"
+    assert ruling_of(html_of(client.get(base + "&ruleset=fudawiki")))["rounds"][0]["score"]["a"] == 30
+    off = ruling_of(html_of(client.get(base + "&ruleset=nintendo&seven_point_double=0")))
+    assert off["rounds"][0]["score"]["a"] == 10 and off["options"]["seven_point_double"] is False
+
+
+def test_checker_koikoi_call_without_pile_is_accepted(client):
+    """referee.unlisted-pile: B called koi-koi; B's pile is not given, so the call stands."""
+    html = html_of(client.get("/es/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo"))
+    ruling = ruling_of(html)
+    assert ruling["valid"] and ruling["rounds"][0]["score"]["a"] == 10
+    assert ruling == referee(checker_request(SANKO, calls=(0, 1)), "es")
+
+
+def test_checker_draw_and_both_piles(client):
+    html = html_of(client.get("/en/koikoi/score?a=0,2&b=8,10&winner=none&ka=0&kb=0&ruleset=nintendo"))
+    ruling = ruling_of(html)
+    assert ruling["valid"] and ruling["rounds"][0]["winner"] is None
+    both = html_of(client.get("/en/koikoi/score?a=0,2,8,10,28,30&b=0,2&winner=a&ka=0&kb=0&ruleset=nintendo"))
+    assert 'id="a-error"' in both or 'id="b-error" data-error-for="b">' in both
+    assert re.search(r'id="b-error" data-error-for="b">[^<]+<', both)
+
+
+def test_permalink_reproduces_the_ruling(client):
+    loose = ("/fr/koikoi/score?a=0&a=2&a=8&a=10&a=28&a=30&winner=a&ka=&kb=1&ruleset=fudawiki"
+             "&viewings=&seven_point_double=0&double_cap=")
+    response = client.get(loose)
+    assert response.status_code == 302
+    target = urlsplit(response.headers["Location"])
+    assert target.path == "/fr/koikoi/score"
+    assert dict(parse_qsl(target.query)) == {"a": "0,2,8,10,28,30", "winner": "a", "ka": "0", "kb": "1",
+                                            "ruleset": "fudawiki", "seven_point_double": "0"}
+    html = html_of(client.get(target.path + "?" + target.query))
+    ruling = ruling_of(html)
+    assert ruling["rounds"][0]["score"]["a"] == 12  # Sanko 6 (FudaWiki), x2 for B's call
+    assert 'id="permalink" href="/fr/koikoi/score?a=0,2,8,10,28,30&amp;winner=a' in html
+    assert client.get(target.path + "?" + target.query).status_code == 200  # no redirect loop
+
+
+def test_errors_keep_typed_values(client):
+    html = html_of(client.get("/de/koikoi/score?a=0,2,99,x&winner=q&ka=zz&kb=9&viewings=maybe&ruleset=poker"))
+    for field in ("a", "winner", "ka", "kb", "viewings", "ruleset"):
+        assert re.search(rf'data-error-for="{field}">[^<]+<', html), field
+    assert 'name="ka" min="0" max="8" step="1" inputmode="numeric" value="zz"' in html
+    assert "“99”" in html or "99" in html
+    assert "maybe" in html and "poker" in html
+    assert ruling_of(html) is None or not ruling_of(html)["valid"]
+    assert 'id="result-score" hidden' in html
+
+
+def test_odd_month_pile_is_a_field_error(client):
+    html = html_of(client.get("/en/koikoi/score?a=0,8,28&winner=a&ka=0&kb=0&ruleset=nintendo"))
+    ruling = ruling_of(html)
+    assert not ruling["valid"]
+    assert {e["code"] for e in ruling["errors"]} == {"pile.month-count"}
+    assert re.search(r'data-error-for="a">[^<]*Pine', html)
+
+
+@pytest.mark.parametrize("query", [
+    "a=%3Cscript%3Ealert(1)%3C/script%3E&winner=a", "ka=%22%3E%3Cimg%20src=x%3E&winner=b",
+    "a=" + ",".join(["1"] * 500), "winner=" + "x" * 5000, "a=-1,1e3,%00,%E2%80%AE&winner=none",
+    "ruleset=%00&double_cap=99999999999999&rounds=7", "b=" + "a" * 300 + "&kb=1",
+])
+def test_junk_queries_are_field_errors_never_500(client, query):
+    response = client.get("/uk/koikoi/score?" + query)
+    assert response.status_code in (200, 414)
+    html = html_of(response)
+    assert "<script>alert" not in html and "<img src=x>" not in html
+    if response.status_code == 200:
+        assert 'class="kk-errors" id="errors">' in html
+
+
+# -- the API rulebook document -------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_api_rulebook_document(client, lang):
+    response = client.get(f"/api/v1/koikoi/rulebook?lang={lang}")
+    assert response.status_code == 200
+    doc = response.get_json()
+    t = translator(lang)
+    assert doc["game"] == "koikoi" and doc["language"] == lang
+    assert [c["index"] for c in doc["cards"]] == list(range(48))
+    assert doc["cards"][40]["slug"] == "willow-rain-man"
+    assert doc["cards"][40]["name"] == t.pgettext("koikoi.card.willow-rain-man", "Rain man")
+    assert [m["number"] for m in doc["months"]] == list(range(1, 13))
+    assert doc["months"][0]["name"] == t.pgettext("koikoi.month.1", "Pine")
+    yaku = {y["id"]: y for y in doc["yaku"]}
+    assert yaku["goko"]["values"]["nintendo"]["points"] == 10
+    assert yaku["goko"]["values"]["fudawiki"]["points"] == 15
+    assert yaku["hanami"]["values"]["gamedesign"] is None
+    assert yaku["teshi"]["values"]["yakuza"] == {"points": None, "extra": False}
+    assert yaku["goko"]["name"] == t.pgettext("koikoi.yaku.goko", "Five Brights")
+    assert {r["id"] for r in doc["rulesets"]} == set(RB.rulesets)
+    assert {o["id"] for o in doc["options"]} == set(RB.options)
+    rules = [r["id"] for s in doc["sections"] for r in s["rules"]]
+    assert rules == list(RB.rules)
+    assert all(r["text"] for s in doc["sections"] for r in s["rules"])
