@@ -21,14 +21,14 @@ LOG = ["secret:ruri", "tradeoff:ayane,iroha", "gift:ruri,ruri,anju:anju",
 
 
 def embedded(text: str, script_id: str = "ruling-data"):
-    match = re.search(rf'<script type="application/json" id="{script_id}">(.*?)</script>', text, re.S)
+    match = re.search(rf'<script type="application/json" id="{script_id}">(.*?)</script>', text, re.DOTALL)
     assert match, script_id
     return json.loads(html.unescape(match.group(1)))
 
 
 def field_messages(text: str, key: str) -> list[str]:
-    match = re.search(rf'<div class="field-msg" id="msg-{re.escape(key)}"[^>]*>(.*?)</div>', text, re.S)
-    return re.findall(r'<p class="field-msg__text">(.*?)</p>', match.group(1), re.S) if match else []
+    match = re.search(rf'<div class="field-msg" id="msg-{re.escape(key)}"[^>]*>(.*?)</div>', text, re.DOTALL)
+    return re.findall(r'<p class="field-msg__text">(.*?)</p>', match.group(1), re.DOTALL) if match else []
 
 
 def get(client, query: str = "", lang: str = "en", **kw):
@@ -134,7 +134,7 @@ def test_log_mode_refuses_illegal_action_and_keeps_inputs(client):
 
 def test_log_mode_offers_only_the_actions_left(client):
     page = client.get(URL.format(lang="en"), query_string={"mode": "log", "act": ["secret:ruri", "tradeoff:ayane,iroha"]}).text
-    select = re.search(r'<select id="do".*?</select>', page, re.S).group(0)
+    select = re.search(r'<select id="do".*?</select>', page, re.DOTALL).group(0)
     assert 'value="secret"' not in select and 'value="gift"' in select
 
 

@@ -164,13 +164,12 @@ def pending_entry(pending: Mapping[str, str], rb: Any) -> dict[str, Any]:
     else:
         entry["cards"] = [c for c in cards if c]
     take = pending.get("take", "")
-    if action is None or action.chooser != "none":
-        if take:
-            if action is not None and action.split:
-                number = _number(take)
-                entry["taken"] = number - 1 if isinstance(number, int) and number >= 1 else take
-            else:
-                entry["taken"] = take
+    if (action is None or action.chooser != "none") and take:
+        if action is not None and action.split:
+            number = _number(take)
+            entry["taken"] = number - 1 if isinstance(number, int) and number >= 1 else take
+        else:
+            entry["taken"] = take
     return entry
 
 
