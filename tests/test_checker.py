@@ -48,6 +48,7 @@ def test_empty_checker_renders_in_every_language(client, lang):
 def test_rules_page_links_to_checker(client):
     page = client.get("/en/hanamikoji/?edition=geekach").text
     assert 'id="nav-checker" href="/en/hanamikoji/score?edition=geekach"' in page
+    assert '<p id="checker-link"><a href="/en/hanamikoji/score?edition=geekach">' in page
 
 
 def test_worked_example_board_mode(client):
