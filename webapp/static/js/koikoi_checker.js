@@ -129,6 +129,7 @@
     $("explanation").textContent = "";
     $("explanation-title").hidden = true;
     $("result-score").hidden = true;
+    $("livebar").hidden = true;
   }
 
   function rulesHref(rule, state) {
@@ -172,6 +173,14 @@
       list.appendChild(item);
     });
     $("explanation-title").hidden = false;
+    var names = round.yaku.map(function (y) {
+      var li = $("yaku-" + y.id);
+      return li ? li.querySelector(".kk-yaku__name").textContent + " " + y.points : y.id;
+    });
+    $("livebar-yaku").textContent = names.join(" · ");
+    $("livebar-a").textContent = String(round.score.a);
+    $("livebar-b").textContent = String(round.score.b);
+    $("livebar").hidden = false;
   }
 
   function showRulesetYaku(ruleset) {
