@@ -263,6 +263,37 @@ def test_rules_page_screenshot(tab, live_server, artifacts, lang):
     assert path.stat().st_size > 10_000
 
 
+BROKEN_WORDS = """els => els.flatMap(el => {
+  const out = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    for (const m of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      if (range.getClientRects().length > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_narrow_screen_breaks_no_word(browser, live_server, lang):
+    """At 360 px the geisha cards and action tiles wrap between words, never inside one."""
+    context = new_context(browser, viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/{lang}/hanamikoji/?edition=geekach&round_limit=1")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"horizontal overflow of {overflow}px at 360px"
+        broken = page.locator(".geisha, .action-tile__name, .action-tile__facts").evaluate_all(
+            BROKEN_WORDS)
+        assert not broken, f"words broken across lines: {broken}"
+    finally:
+        context.close()
+
+
 # -- axe-core ----------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("page_type", list(PAGE_TYPES))
