@@ -36,6 +36,8 @@ def _i18n(rb: Any, terms: Any, names: dict[str, str]) -> dict[str, Any]:
         "charm": {n: ngettext("%(num)d charm point", "%(num)d charm points", n)
                   for n in range(rb.total_cards + 1)},
         "geisha_names": [terms.geisha(geisha) for geisha in rb.geishas],
+        "geisha_ids": [geisha.id for geisha in rb.geishas],
+        "check": gettext("Check the round"),
         "actions": {aid: terms.action(aid) for aid in rb.actions},
         "players": {"a": gettext("Player A"), "b": gettext("Player B")},
         "totals": gettext("%(player)s: %(geishas)s, %(charm)s"),
@@ -53,6 +55,14 @@ def _i18n(rb: Any, terms: Any, names: dict[str, str]) -> dict[str, Any]:
         "log_entry": gettext("%(player)s: %(action)s"),
         "took": gettext("%(player)s took %(what)s"),
         "cards_label": gettext("%(player)s's %(geisha)s cards"),
+        "turn_legend": gettext("Action %(number)s of %(total)s: %(player)s's turn"),
+        "chose": gettext("What %(player)s chose"),
+        "action_option": gettext("%(action)s (%(count)s)"),
+        "cards_n": {n: ngettext("%(num)d card", "%(num)d cards", n) for n in range(1, 5)},
+        "choose": gettext("Choose…"),
+        "undo": gettext("Remove the last action"),
+        "action_info": {aid: {"cards": a.cards, "split": 1 if a.split else 0, "chooser": a.chooser}
+                        for aid, a in rb.actions.items()},
         "why": gettext("Why"),
         "alternatives": gettext("Where another edition or variant would change the result"),
         "next": gettext("Next round: round %(round)s"),

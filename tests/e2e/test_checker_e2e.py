@@ -84,8 +84,9 @@ def test_round_log_with_refusal(page, live_server):
             assert page.input_value("#c1") == "anju"
             assert page.url.count("act=") == 2  # nothing was added
             assert page.locator('#do option[value="secret"]').count() == 0  # used already
-        with page.expect_navigation():
-            add_action(page, action, cards, taken)
+        add_action(page, action, cards, taken)  # accepted in place, without a reload
+        page.wait_for_selector(f"#log-{k}")
+        assert page.url.count("act=") == k + 1
         data = ruling_data(page)
         assert data["valid"]
         if k < 7:
@@ -95,8 +96,11 @@ def test_round_log_with_refusal(page, live_server):
             assert page.locator("#ruling-explanation li").count() >= 3
     wait_status(page, "continue", "win", "shared")
     assert page.locator("#ruling-totals li").count() == 2
-    # Undo takes the last action back.
+    assert page.locator("#new-action").count() == 0
+    # The permalink reopens the same round; undo takes the last action back.
+    assert page.get_attribute("#permalink", "href").endswith(page.url.split(live_server)[1])
     page.click("#undo")
+    page.wait_for_selector("#new-action")
     assert ruling_data(page)["rounds"][0]["progress"]["action_number"] == 8
 
 

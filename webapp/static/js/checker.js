@@ -375,18 +375,77 @@
     var option = field("do").selectedOptions[0];
     for (var k = +option.dataset.cards + 1; k <= 4; k++) { st.pending["c" + k] = ""; }
     ask(buildRequest(st, true)).then(function (r) {
-      if (r.ok) {  // accepted: open the round's new permalink
-        var doc = buildRequest(st, true);
-        var log = st.log.concat([actToken(doc.rounds[0].actions[doc.rounds[0].actions.length - 1])]);
-        window.location.assign(pageUrl(query(st, { log: log })));
-        return;
-      }
+      if (r.ok) { accepted(st, buildRequest(st, true), r.body); return; }
       showErrors(r.body.errors || [], st);
       var focusKey = (r.body.errors || []).map(function (e) { return fieldFor(e.path, st.log.length); })[0];
       var target = { "do": "do", cards: "c1", take: "take" }[focusKey];
       if (target && document.getElementById(target)) { document.getElementById(target).focus(); }
     }).catch(function () { form.submit(); });
   }
+
+  // The action is in: append it to the log, and show whose turn it is now (no reload).
+  function accepted(st, doc, res) {
+    var actions = doc.rounds[0].actions;
+    var entry = actions[actions.length - 1];
+    var token = actToken(entry);
+    var log = st.log.concat([token]);
+    var players = res.players;
+    var list = document.getElementById("log-list");
+    if (!list) {
+      list = el("ol", { "class": "log__list", id: "log-list" });
+      var empty = document.getElementById("log-empty");
+      empty.parentNode.replaceChild(list, empty);
+      var undoP = el("p");
+      undoP.appendChild(el("a", { id: "undo", href: "#" }, i18n.undo));
+      list.parentNode.insertBefore(undoP, list.nextSibling);
+    }
+    var li = el("li", { id: "log-" + (log.length - 1), "class": "log__entry" });
+    li.appendChild(el("span", { "class": "log__who" }, players[entry.player]));
+    li.appendChild(document.createTextNode(": "));
+    li.appendChild(el("span", { "class": "term" }, i18n.actions[entry.action]));
+    var names = function (c) { return c.map(function (g) { return i18n.geisha_names[geishaIndex(g)]; }).join(", "); };
+    var cards = entry.cards.length && Array.isArray(entry.cards[0]) ? entry.cards.map(names).join(" | ") : names(entry.cards);
+    var text = " — " + cards;
+    if ("taken" in entry) {
+      var what = typeof entry.taken === "number" ? fmt(i18n.set, { num: numbers.format(entry.taken + 1) }) : i18n.geisha_names[geishaIndex(entry.taken)];
+      text += "; " + fmt(i18n.took, { player: players[entry.player === "a" ? "b" : "a"], what: what });
+    }
+    li.appendChild(document.createTextNode(text));
+    li.appendChild(el("input", { type: "hidden", name: "act", value: token }));
+    list.appendChild(li);
+    st.log = log;
+    document.getElementById("undo").href = pageUrl(query(st, { log: log.slice(0, -1) }));
+    syncUrl(st);
+    document.getElementById("request-data").textContent = JSON.stringify(buildRequest(st, false));
+    showErrors([], st);
+    var refused = document.getElementById("refused");
+    if (refused) { refused.remove(); }
+    renderRuling(res, st);
+    var progress = res.rounds[0].progress;
+    var box = document.getElementById("new-action");
+    if (!progress) {  // the eighth action: the round is scored
+      var p = el("p", { "class": "checker__submit" });
+      p.appendChild(el("button", { type: "submit", id: "check" }, i18n.check));
+      box.parentNode.replaceChild(p, box);
+      return;
+    }
+    var mover = progress.to_act;
+    document.getElementById("new-action-title").textContent = fmt(i18n.turn_legend, {
+      number: numbers.format(progress.action_number), total: numbers.format(8), player: players[mover] });
+    document.querySelector('label[for="take"]').textContent = fmt(i18n.chose, { player: players[mover === "a" ? "b" : "a"] });
+    var select = field("do");
+    select.textContent = "";
+    select.appendChild(el("option", { value: "" }, i18n.choose));
+    progress.actions_left[mover].forEach(function (aid) {
+      var info = i18n.action_info[aid];
+      select.appendChild(el("option", { value: aid, "data-cards": info.cards, "data-split": info.split, "data-chooser": info.chooser },
+        fmt(i18n.action_option, { action: i18n.actions[aid], count: i18n.cards_n[info.cards] })));
+    });
+    ["c1", "c2", "c3", "c4", "take"].forEach(function (k) { field(k).value = ""; });
+    shapeNewAction();
+    select.focus();
+  }
+  function geishaIndex(id) { return Math.max(0, i18n.geisha_ids.indexOf(id)); }
 
   // -- wiring ------------------------------------------------------------------------------
   var copy = document.getElementById("copy-link");
