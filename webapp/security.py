@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, Response, abort, render_template, request
+from flask import Flask, abort, render_template, request
 from werkzeug.exceptions import RequestURITooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -57,22 +57,44 @@ def proxy_hops(environ: dict[str, str] | None = None) -> int:
         raise RuntimeError(f"SHINPAN_PROXY_HOPS must be a number, not {value!r}") from None
 
 
-def add_headers(response: Response) -> Response:
-    headers = response.headers
-    for name, value in HEADERS:
-        headers[name] = value
-    if request.is_secure:
-        headers["Strict-Transport-Security"] = HSTS
-    return response
+class SecurityHeaders:
+    """WSGI middleware: the headers above on every response, whoever produced it.
+
+    Wrapping the WSGI app (inside ProxyFix, so the scheme is the client's) covers Flask's
+    views, error handlers, static files and redirects alike, and costs a list extend per
+    response. A header the response already has is left as it is.
+    """
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.plain = list(HEADERS)
+        self.secure = [*HEADERS, ("Strict-Transport-Security", HSTS)]
+        self.names = {name.lower() for name, _ in self.secure}
+
+    def __call__(self, environ, start_response):
+        extra = self.secure if environ.get("wsgi.url_scheme") == "https" else self.plain
+
+        def start(status, headers, exc_info=None):
+            if any(name.lower() in self.names for name, _ in headers):
+                present = {name.lower() for name, _ in headers}
+                headers.extend(h for h in extra if h[0].lower() not in present)
+            else:
+                headers.extend(extra)
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start)
 
 
 def limit_request() -> None:
-    if len(request.query_string) > MAX_QUERY_STRING:
+    """before_request: 414 for an over-long query string, 413 for an announced big body."""
+    environ = request.environ
+    if len(environ.get("QUERY_STRING", "")) > MAX_QUERY_STRING:
         abort(414)
-    length = request.content_length
-    limit = request.max_content_length
-    if length is not None and limit is not None and length > limit:
-        abort(413)
+    length = environ.get("CONTENT_LENGTH")
+    if length and length.isdigit():
+        limit = request.max_content_length
+        if limit is not None and int(length) > min(limit, api.MAX_BODY):
+            abort(413)
 
 
 def uri_too_long(error: RequestURITooLarge):
@@ -82,13 +104,19 @@ def uri_too_long(error: RequestURITooLarge):
 
 
 def init_app(app: Flask) -> None:
+    app.wsgi_app = SecurityHeaders(app.wsgi_app)
     hops = app.config.get("PROXY_HOPS")
     if hops is None:
         hops = proxy_hops()
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
-    app.config.setdefault("MAX_CONTENT_LENGTH", api.MAX_BODY)
+    # Flask's default config has MAX_CONTENT_LENGTH = None, so setdefault() would keep it
+    # unlimited: set a cap for every route unless the caller chose one. One byte above the
+    # API's limit: Werkzeug cuts a chunked body (no Content-Length) at the cap without an
+    # error, and the API view then sees MAX_BODY + 1 bytes and answers 413 (at exactly
+    # MAX_BODY it would parse a truncated body and answer 400).
+    if app.config.get("MAX_CONTENT_LENGTH") is None:
+        app.config["MAX_CONTENT_LENGTH"] = api.MAX_BODY + 1
     # First in line: refuse oversized requests before language or page work happens.
     app.before_request_funcs.setdefault(None, []).insert(0, limit_request)
-    app.after_request(add_headers)
     app.register_error_handler(414, uri_too_long)

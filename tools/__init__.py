@@ -1,0 +1,1 @@
+"""Operations tools (not shipped in the wheel): load, fault and HTTP benchmark drivers."""

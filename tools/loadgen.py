@@ -1,0 +1,149 @@
+"""A small HTTP/1.1 keep-alive load generator (asyncio, raw sockets, loopback only).
+
+`run(base, requests, concurrency, duration)` opens `concurrency` persistent connections
+to `base` (which must be http://127.0.0.1:<port>), and each sends the prepared requests
+round-robin, one at a time, for `duration` seconds (and at most `max_requests` in all).
+It returns a `Result` with the throughput, latency percentiles, the status counts and
+the errors (connection failures, malformed answers, statuses other than expected).
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+
+@dataclass(frozen=True)
+class Req:
+    """A prepared request: its bytes on the wire and the statuses counted as success."""
+
+    label: str
+    raw: bytes
+    expect: tuple[int, ...] = (200,)
+
+
+def get(path: str, label: str | None = None, headers: dict[str, str] | None = None,
+        expect: tuple[int, ...] = (200,)) -> Req:
+    lines = [f"GET {path} HTTP/1.1", "Host: 127.0.0.1"]
+    lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+    return Req(label or path, ("\r\n".join(lines) + "\r\n\r\n").encode(), expect)
+
+
+def post_json(path: str, body: bytes | str, label: str | None = None,
+              content_type: str = "application/json", expect: tuple[int, ...] = (200,)) -> Req:
+    data = body.encode() if isinstance(body, str) else body
+    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {content_type}\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n").encode()
+    return Req(label or path, head + data, expect)
+
+
+@dataclass
+class Result:
+    concurrency: int
+    duration: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    statuses: Counter = field(default_factory=Counter)
+    errors: Counter = field(default_factory=Counter)  # description -> count
+
+    @property
+    def requests(self) -> int:
+        return len(self.latencies)
+
+    @property
+    def throughput(self) -> float:
+        return self.requests / self.duration if self.duration else 0.0
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+    def line(self) -> str:
+        return (f"c={self.concurrency:<3d} {self.requests:7d} req in {self.duration:5.1f} s  "
+                f"{self.throughput:8.0f} req/s  p50 {self.percentile(50) * 1e3:7.2f} ms  "
+                f"p99 {self.percentile(99) * 1e3:7.2f} ms  errors {self.error_count}")
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, dict[str, str], bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    status = int(status_line.split(" ", 2)[1])
+    headers = {}
+    for line in header_lines:
+        if line:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+    if "content-length" in headers:
+        body = await reader.readexactly(int(headers["content-length"]))
+    elif headers.get("transfer-encoding", "").lower() == "chunked":
+        parts = []
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).strip().split(b";")[0], 16)
+            parts.append(await reader.readexactly(size + 2))
+            if size == 0:
+                break
+        body = b"".join(p[:-2] for p in parts)
+    elif status in (204, 304) or status < 200:
+        body = b""
+    else:
+        body = await reader.read()
+    return status, headers, body
+
+
+async def _client(host: str, port: int, requests: list[Req], start: int, deadline: float,
+                  budget: list[int], result: Result) -> None:
+    cycle = itertools.islice(itertools.cycle(requests), start, None)
+    reader = writer = None
+    while time.perf_counter() < deadline and budget[0] > 0:
+        budget[0] -= 1
+        req = next(cycle)
+        try:
+            if writer is None:
+                reader, writer = await asyncio.open_connection(host, port)
+            sent = time.perf_counter()
+            writer.write(req.raw)
+            status, headers, _ = await asyncio.wait_for(read_response(reader), 30)
+            result.latencies.append(time.perf_counter() - sent)
+            result.statuses[status] += 1
+            if status not in req.expect:
+                result.errors[f"{req.label}: status {status}"] += 1
+            if headers.get("connection", "").lower() == "close":
+                writer.close()
+                reader = writer = None
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError, IndexError) as exc:
+            result.errors[f"{req.label}: {type(exc).__name__}"] += 1
+            if writer is not None:
+                writer.close()
+            reader = writer = None
+    if writer is not None:
+        writer.close()
+
+
+async def _run(base: str, requests: list[Req], concurrency: int, duration: float,
+               max_requests: int) -> Result:
+    url = urlsplit(base)
+    if url.hostname not in ("127.0.0.1", "localhost", "::1"):
+        raise ValueError("load is only ever sent to the loopback interface")
+    result = Result(concurrency)
+    budget = [max_requests]
+    start = time.perf_counter()
+    deadline = start + duration
+    await asyncio.gather(*(
+        _client(url.hostname, url.port or 80, requests, i * 7, deadline, budget, result)
+        for i in range(concurrency)
+    ))
+    result.duration = time.perf_counter() - start
+    return result
+
+
+def run(base: str, requests: list[Req], concurrency: int, duration: float,
+        max_requests: int = 1_000_000) -> Result:
+    return asyncio.run(_run(base, requests, concurrency, duration, max_requests))
