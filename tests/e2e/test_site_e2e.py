@@ -126,6 +126,20 @@ def test_follow_a_permalink(tab, live_server):
     after = rule.evaluate("e => getComputedStyle(e).boxShadow")
     assert after != "none" and after != before, "the targeted rule is highlighted"
     assert in_viewport(rule)
+    tab.emulate_media(forced_colors="active")  # shadows are dropped: an outline marks it
+    try:
+        ring = rule.evaluate("e => getComputedStyle(e).outlineStyle")
+        assert ring != "none", "the targeted rule is marked in forced colours"
+    finally:
+        tab.emulate_media(forced_colors="none")
+
+
+def test_disagreement_permalink_is_highlighted(tab, live_server):
+    tab.goto(f"{live_server}/de/hanamikoji/disagreements#disagree.clash")
+    entry = by_id(tab, "disagree.clash")
+    assert tab.evaluate("document.querySelector(':target')?.id") == "disagree.clash"
+    assert entry.evaluate("e => getComputedStyle(e).boxShadow") != "none"
+    assert in_viewport(entry)
 
 
 # -- table options -----------------------------------------------------------------------
@@ -342,3 +356,21 @@ def test_keyboard_skip_link_and_visible_focus(tab, live_server):
     assert inside
     ring = outline(tab)
     assert ring["style"] != "none" and ring["width"] >= 2, ring
+
+
+def test_every_tab_stop_shows_focus(tab, live_server):
+    """Tab through the header, the options form and the first rules: each stop has a ring."""
+    tab.goto(f"{live_server}/de/hanamikoji/?round_limit=1")
+    missing, seen = [], []
+    for _ in range(40):
+        tab.keyboard.press("Tab")
+        stop = tab.evaluate(
+            "() => { const e = document.activeElement, s = getComputedStyle(e);"
+            " return {what: e.tagName + (e.id ? '#' + e.id : '') + ' ' + (e.className || ''),"
+            " style: s.outlineStyle, width: parseFloat(s.outlineWidth),"
+            " visible: !!(e.offsetWidth || e.offsetHeight)}; }")
+        seen.append(stop["what"])
+        if stop["style"] == "none" or stop["width"] < 2 or not stop["visible"]:
+            missing.append(stop)
+    assert "INPUT#opt-round-limit " in seen and "BUTTON#options-apply " in seen, seen
+    assert not missing, f"focus not visible on: {missing}"
