@@ -324,6 +324,7 @@
     var url = pageUrl(query(st));
     history.replaceState(null, "", url);
     permalink.href = url;
+    permalink.textContent = permalink.href;
   }
   function relabel(st) {
     var names = { a: st.names.a.trim() || i18n.players.a, b: st.names.b.trim() || i18n.players.b };
