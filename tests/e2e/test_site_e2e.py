@@ -1,10 +1,12 @@
 """The rules site in a real Chromium: language switcher, permalinks, table options, search,
 negotiation, no-JS, print, screenshots, axe-core and keyboard use.
 
-One browser for the module (conftest's session `browser`), one context with
-`bypass_csp=True` (axe-core is injected as a script, which a strict CSP would refuse),
-a fresh tab per test, short timeouts: the pages are server-rendered, so once `goto`
-returns, the DOM is complete and assertions need no waiting.
+One browser for the module (conftest's session `browser`) and two contexts: `ctx` obeys
+the site's Content-Security-Policy (a fresh tab per test, which fails on any CSP
+violation, script error or failed request in its console), `axe_ctx` has
+`bypass_csp=True` because axe-core is injected as a script, which the CSP refuses.
+Short timeouts: the pages are server-rendered, so once `goto` returns the DOM is
+complete and assertions need no waiting.
 
 Screenshots: tests/artifacts/rules-<lang>.png (full page) and rules-en-print.png.
 """
@@ -60,11 +62,19 @@ def query_of(url: str) -> dict[str, list[str]]:
 
 
 def new_context(browser, **kwargs):
-    options = {"viewport": VIEWPORT, "locale": "en-GB", "bypass_csp": True, **kwargs}
+    options = {"viewport": VIEWPORT, "locale": "en-GB", **kwargs}
     context = browser.new_context(**options)
     context.set_default_timeout(TIMEOUT)
     context.set_default_navigation_timeout(TIMEOUT)
     return context
+
+
+def console_problems(page) -> list[str]:
+    """Collects script errors and console errors (CSP refusals, failed loads) of `page`."""
+    problems: list[str] = []
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    return problems
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +84,25 @@ def ctx(browser):
     context.close()
 
 
+@pytest.fixture(scope="module")
+def axe_ctx(browser):
+    context = new_context(browser, bypass_csp=True)
+    yield context
+    context.close()
+
+
 @pytest.fixture()
 def tab(ctx):
     page = ctx.new_page()
+    problems = console_problems(page)
+    yield page
+    page.close()
+    assert not problems, f"console errors under the site's CSP: {problems}"
+
+
+@pytest.fixture(scope="module")
+def axe_tab(axe_ctx):
+    page = axe_ctx.new_page()
     yield page
     page.close()
 
@@ -311,7 +337,8 @@ def test_narrow_screen_breaks_no_word(browser, live_server, lang):
 # -- axe-core ----------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("page_type", list(PAGE_TYPES))
-def test_axe_no_serious_violations(tab, live_server, page_type, lang):
+def test_axe_no_serious_violations(axe_tab, live_server, page_type, lang):
+    tab = axe_tab
     path = PAGE_TYPES[page_type].format(lang=lang, other=OTHER[lang])
     response = tab.goto(live_server + path)
     assert response.status == (404 if page_type == "404" else 200)
