@@ -7,7 +7,7 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test serve bench translations catalogs browser lint clean
+.PHONY: run test serve bench loadtest faulttest translations catalogs browser lint clean
 
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
@@ -15,8 +15,20 @@ run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 test: $(VENV)/.test catalogs browser  ## the whole suite
 	$(BIN)/python -m pytest
 
-bench: $(VENV)/.runtime catalogs  ## referee throughput as ratios in one run
+# Production server: gunicorn with gunicorn.conf.py; HOST/PORT from the environment
+# (default 127.0.0.1:8000), e.g. `HOST=0.0.0.0 PORT=8080 make serve`.
+serve: $(VENV)/.runtime catalogs  ## the site under gunicorn
+	$(BIN)/gunicorn -c gunicorn.conf.py
+
+bench: $(VENV)/.runtime catalogs  ## referee and HTTP throughput as ratios in one run
 	$(BIN)/python -m rulebook.bench
+	$(BIN)/python tools/bench_http.py
+
+loadtest: $(VENV)/.runtime catalogs  ## pages + score requests at concurrency 1/8/32, loopback only
+	$(BIN)/python tools/loadtest.py
+
+faulttest: $(VENV)/.runtime catalogs  ## bad and slow requests during load, loopback only
+	$(BIN)/python tools/faulttest.py
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
