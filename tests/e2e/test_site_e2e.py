@@ -298,6 +298,15 @@ def test_rules_page_screenshot(tab, live_server, artifacts, lang):
     overflow = tab.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"horizontal overflow of {overflow}px"
+    # every edition's name fits in the select, as it is shown once chosen
+    clipped = tab.locator("#opt-edition").evaluate(
+        "sel => { const ctx = document.createElement('canvas').getContext('2d');"
+        " const cs = getComputedStyle(sel); ctx.font = cs.font;"
+        " const room = sel.clientWidth - parseFloat(cs.paddingLeft)"
+        "   - parseFloat(cs.paddingRight) - 18;"  # the drop-down arrow (~20 px)
+        " return [...sel.options].map(o => o.text.trim())"
+        "   .filter(t => ctx.measureText(t).width > room); }")
+    assert not clipped, f"edition names cut off in the select: {clipped}"
     path = artifacts / f"rules-{lang}.png"
     tab.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 10_000
@@ -319,17 +328,20 @@ BROKEN_WORDS = """els => els.flatMap(el => {
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_narrow_screen_breaks_no_word(browser, live_server, lang):
-    """At 360 px the geisha cards and action tiles wrap between words, never inside one."""
+    """On a phone (320, 360 px) and just above the 4-column break (980 px) the geisha cards
+    and action tiles wrap between words, never inside one; nothing scrolls sideways."""
     context = new_context(browser, viewport={"width": 360, "height": 740})
     try:
         page = context.new_page()
         page.goto(f"{live_server}/{lang}/hanamikoji/?edition=geekach&round_limit=1")
-        overflow = page.evaluate(
-            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 0, f"horizontal overflow of {overflow}px at 360px"
-        broken = page.locator(".geisha, .action-tile__name, .action-tile__facts").evaluate_all(
-            BROKEN_WORDS)
-        assert not broken, f"words broken across lines: {broken}"
+        for width in (320, 360, 980):
+            page.set_viewport_size({"width": width, "height": 740})
+            overflow = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"horizontal overflow of {overflow}px at {width}px"
+            broken = page.locator(".geisha, .action-tile__name, .action-tile__facts"
+                                  ).evaluate_all(BROKEN_WORDS)
+            assert not broken, f"words broken across lines at {width}px: {broken}"
     finally:
         context.close()
 
