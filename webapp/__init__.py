@@ -42,11 +42,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         module = importlib.import_module(module_name)
         app.register_blueprint(getattr(module, attr))
 
-    # Production concerns for every route: headers, limits, proxies, HTTP caching.
+    # Production concerns for every route: HTTP caching, headers, limits, proxies
+    # (in this order: the page cache sits inside the header and proxy middleware).
     from . import caching, security
 
+    caching.init_app(app, max_query=security.MAX_QUERY_STRING)
     security.init_app(app)
-    caching.init_app(app)
 
     @app.context_processor
     def page_language() -> dict:
