@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, g, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from rulebook.koikoi import referee
 
@@ -59,11 +59,13 @@ def parse_pile(rb: Any, values: list[str], name: str, state: State) -> list[int]
     text = ",".join(v for v in values if v is not None)
     state.raw[name] = text[:MAX_PILE_TEXT]
     if len(text) > MAX_PILE_TEXT:
-        state.error(name, gettext("This pile is too long: list at most %(num)s cards.", num=MAX_TOKENS))
+        state.error(name, ngettext("This pile is too long: list at most %(num)s card.",
+                                     "This pile is too long: list at most %(num)s cards.", MAX_TOKENS))
         return []
     tokens = [t for t in text.replace(" ", ",").split(",") if t]
     if len(tokens) > MAX_TOKENS:
-        state.error(name, gettext("This pile is too long: list at most %(num)s cards.", num=MAX_TOKENS))
+        state.error(name, ngettext("This pile is too long: list at most %(num)s card.",
+                                     "This pile is too long: list at most %(num)s cards.", MAX_TOKENS))
         return []
     cards: list[int] = []
     bad: list[str] = []

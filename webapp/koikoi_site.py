@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup, escape
 
 from rulebook.i18n import N_, translator
@@ -85,7 +85,7 @@ def choice_label(option: str, value: Any) -> str:
     if label is not None:
         return str(label)
     if option == "rounds":
-        return gettext("%(num)s rounds", num=value)
+        return ngettext("%(num)s round", "%(num)s rounds", value)
     return str(value)
 
 
@@ -337,7 +337,7 @@ def option_label(option: str, value: Any) -> str:
     if option == "koikoi_limit" and isinstance(value, int):
         return str(value)
     if option == "draw_dealer_points" and isinstance(value, int):
-        return gettext("%(num)s points", num=value)
+        return ngettext("%(num)s point", "%(num)s points", value)
     return choice_label(option, value)
 
 

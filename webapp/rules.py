@@ -91,9 +91,10 @@ def search(game: str):
     if len(query) > searching.MAX_QUERY:
         query = query[: searching.MAX_QUERY]
         ctx["notices"].append(
-            gettext(
+            ngettext(
+                "Your search was shortened to %(num)s character.",
                 "Your search was shortened to %(num)s characters.",
-                num=format_number(searching.MAX_QUERY),
+                searching.MAX_QUERY,
             )
         )
     query = query.strip()
