@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from rulebook.i18n import LANGUAGES
 from webapp import caching, create_app, security
 from webapp.games import GAMES
 
@@ -132,7 +131,7 @@ def test_proxy_fix_from_settings():
 INLINE_SCRIPT = re.compile(
     r"<script\b(?![^>]*\bsrc=)(?![^>]*\btype=[\"']?application/(?:ld\+)?json)[^>]*>\s*\S",
     re.IGNORECASE)
-DATA_BLOCK = re.compile(r"<script\b[^>]*application/json[^>]*>(.*?)</script>", re.S | re.I)
+DATA_BLOCK = re.compile(r"<script\b[^>]*application/json[^>]*>(.*?)</script>", re.DOTALL | re.IGNORECASE)
 STYLE_ATTR = re.compile(r"<[^>]+\sstyle\s*=", re.IGNORECASE)
 STYLE_ELEMENT = re.compile(r"<style\b", re.IGNORECASE)
 HANDLER_ATTR = re.compile(r"<[^>]+\son[a-z]+\s*=", re.IGNORECASE)
@@ -242,7 +241,8 @@ def test_production_entry_point_never_debugs():
     code = ("import json, webapp.wsgi as w; "
             "print(json.dumps([w.app.debug, w.app.testing, w.app.config['PROPAGATE_EXCEPTIONS']]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, text=True,
-                         capture_output=True, env={"FLASK_DEBUG": "1", "PATH": "/usr/bin:/bin"})
+                         capture_output=True,
+                         env={"FLASK_DEBUG": "1", "SHINPAN_WARMUP": "0", "PATH": "/usr/bin:/bin"})
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [False, False, False]
 
 
@@ -317,5 +317,5 @@ def test_static_files_have_hashed_immutable_names(web, prod):
     assert plain.status_code == 200 and "immutable" not in plain.headers["Cache-Control"]
     assert web.get("/static/css/nothing.0123456789ab.css").status_code == 404
     with prod.test_request_context("/en/"):
-        assert caching.static_url("css/site.css") == [a for a in assets if a.endswith(".css")][0]
+        assert caching.static_url("css/site.css") == next(a for a in assets if a.endswith(".css"))
         assert caching.static_url("no/such.file") == "/static/no/such.file"

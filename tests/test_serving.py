@@ -14,8 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tools import faulttest, loadgen  # noqa: E402
-from tools.server import serve  # noqa: E402
+from tools import faulttest, loadgen
+from tools.server import serve
 
 READ_TIMEOUT = 1.5
 
@@ -58,8 +58,8 @@ def test_keep_alive_and_conditional_requests(base):
         concurrency=2, duration=1.0, max_requests=200)
     assert result.error_count == 0 and result.requests > 10
     first = raw(base, b"GET /en/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-    etag = [line.split(b":", 1)[1].strip() for line in first.split(b"\r\n")
-            if line.lower().startswith(b"etag:")][0]
+    etag = next(line.split(b":", 1)[1].strip() for line in first.split(b"\r\n")
+                if line.lower().startswith(b"etag:"))
     again = raw(base, b"GET /en/ HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: " + etag
                 + b"\r\nConnection: close\r\n\r\n")
     assert again.startswith(b"HTTP/1.1 304")

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -60,6 +62,19 @@ def compare(product: str, baseline: str, requests: list[loadgen.Req], concurrenc
     return max(ours), max(theirs)
 
 
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{os.cpu_count()} cores ({model}), Python {platform.python_version()}, "
+            f"{time.strftime('%Y-%m-%d %H:%M %Z')}, load average {os.getloadavg()[0]:.1f}")
+
+
 def verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
@@ -88,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     page_ratio = page[0] / page[1]
     print(f"HTTP benchmark (gunicorn.conf.py on 127.0.0.1, {args.concurrency} keep-alive "
           f"connections, best of {args.rounds} alternating {args.duration:g} s runs)")
+    print(f"  machine: {machine()}")
     print(f"  score API   {score[0]:7.0f} req/s   bare JSON echo  {score[1]:7.0f} req/s   "
           f"ratio {score_ratio:.3f}  (target >= {SCORE_TARGET}: {verdict(score_ratio >= SCORE_TARGET)})")
     print(f"  rules page  {page[0]:7.0f} req/s   bare same bytes {page[1]:7.0f} req/s   "

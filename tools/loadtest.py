@@ -46,8 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", default=None, help="gunicorn log file (default: a temp file)")
     args = parser.parse_args(argv)
     levels = [int(x) for x in args.levels.split(",")]
-    log = args.log or tempfile.NamedTemporaryFile(prefix="shinpan-gunicorn-", suffix=".log",
-                                                  delete=False).name
+    log = args.log or tempfile.mkstemp(prefix="shinpan-gunicorn-", suffix=".log")[1]
     requests = mix()
     failed = False
     print(f"Load test: {len(requests)} distinct requests (rules pages and score requests, "
