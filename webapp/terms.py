@@ -33,13 +33,14 @@ def fill(text: str, names: dict[str, Any]) -> str | None:
         return None
 
 
-def language_name(code: str, in_lang: str) -> str:
-    """`uk` -> "Ukrainian" / "Ukrainisch" / "українська" ..."""
+def language_name(code: str, in_lang: str, in_sentence: bool = False) -> str:
+    """`uk` -> "Ukrainian" / "Ukrainisch" / "Українська" as a label; inside a sentence
+    the language's own casing ("anglais", "inglés", "англійська", "Englisch")."""
     try:
         name = Locale.parse(code).get_display_name(Locale.parse(in_lang)) or code
     except (ValueError, TypeError):
         return code
-    return name[:1].upper() + name[1:]
+    return name if in_sentence else name[:1].upper() + name[1:]
 
 
 @dataclass(frozen=True)
