@@ -20,8 +20,8 @@ LINE_ERROR = N_("line {line} is not valid JSON: {reason}")
 VALID = N_("Valid request.")
 INVALID = N_("Invalid request:")
 ROUND = N_("Round {round}")
-RESULT = N_("Result")
-ALSO = N_("Other readings")
+RESULT = N_("Result: {message}")
+ALSO = N_("Other readings:")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,9 +65,9 @@ def render(response: dict[str, Any], lang: str) -> str:
         lines += [f"  - {e['message']}  [{e['rule']}]" for e in rnd["explanation"]]
     result = response.get("result", {})
     if result.get("message"):
-        lines.append(f"{t.gettext(RESULT)}: {result['message']}")
+        lines.append(t.gettext(RESULT).format(message=result["message"]))
     if response.get("alternatives"):
-        lines.append(t.gettext(ALSO) + ":")
+        lines.append(t.gettext(ALSO))
         lines += [f"  - {alt['message']}" for alt in response["alternatives"]]
     return "\n".join(lines)
 
