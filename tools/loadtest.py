@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"      {count:6d} x {what}")
             failed |= result.error_count > 0 or result.requests == 0
     print("FAILED: errors or unexpected statuses" if failed else "OK: no errors")
+    if not failed and not args.log:
+        Path(log).unlink(missing_ok=True)  # kept only when something went wrong
     return 1 if failed else 0
 
 

@@ -79,16 +79,17 @@ class SecurityHeaders:
         return self.app(environ, start)
 
 
-def limit_request() -> None:
-    """before_request: 414 for an over-long query string, 413 for an announced big body."""
-    environ = request.environ
-    if len(environ.get("QUERY_STRING", "")) > MAX_QUERY_STRING:
-        abort(414)
-    length = environ.get("CONTENT_LENGTH")
-    if length and length.isdigit():
-        limit = request.max_content_length
-        if limit is not None and int(length) > min(limit, api.MAX_BODY):
+def request_limiter(max_body: int):
+    def limit_request() -> None:
+        """before_request: 414 for an over-long query string, 413 for an announced big body."""
+        environ = request.environ
+        if len(environ.get("QUERY_STRING", "")) > MAX_QUERY_STRING:
+            abort(414)
+        length = environ.get("CONTENT_LENGTH")
+        if length and length.isdigit() and int(length) > max_body:
             abort(413)
+
+    return limit_request
 
 
 def uri_too_long(error: RequestURITooLarge):
@@ -112,5 +113,6 @@ def init_app(app: Flask) -> None:
     if app.config.get("MAX_CONTENT_LENGTH") is None:
         app.config["MAX_CONTENT_LENGTH"] = api.MAX_BODY + 1
     # First in line: refuse oversized requests before language or page work happens.
-    app.before_request_funcs.setdefault(None, []).insert(0, limit_request)
+    max_body = min(app.config["MAX_CONTENT_LENGTH"], api.MAX_BODY)
+    app.before_request_funcs.setdefault(None, []).insert(0, request_limiter(max_body))
     app.register_error_handler(414, uri_too_long)
