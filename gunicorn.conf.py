@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import socket
 import time
 
 wsgi_app = "webapp.wsgi:app"
@@ -103,7 +102,7 @@ def _request_deadline() -> None:
         self.sock.settimeout(left)
         try:
             return chunk(self, *args, **kwargs)
-        except (socket.timeout, TimeoutError):
+        except TimeoutError:
             return _timed_out(self.sock)
         finally:
             try:

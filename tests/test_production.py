@@ -126,6 +126,16 @@ def test_proxy_fix_from_settings():
     assert 'href="https://rules.example/de/"' in response.get_data(as_text=True)
 
 
+def test_trusted_hosts_from_settings():
+    assert security.trusted_hosts({}) is None
+    assert security.trusted_hosts({"SHINPAN_TRUSTED_HOSTS": "a.example, b.example"}) == [
+        "a.example", "b.example"]
+    client = create_app({"TRUSTED_HOSTS": ["rules.example"]}).test_client()
+    assert client.get("/en/", base_url="http://rules.example").status_code == 200
+    assert client.get("/en/", base_url="http://evil.example").status_code == 400
+    assert client.get("/en/", base_url="http://evil.example").status_code == 400  # not cached
+
+
 # -- pages the CSP would break ----------------------------------------------------------
 # code in a <script> without src (data blocks such as type="application/json" never run)
 INLINE_SCRIPT = re.compile(

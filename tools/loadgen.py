@@ -9,6 +9,7 @@ the errors (connection failures, malformed answers, statuses other than expected
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import itertools
 import time
 from collections import Counter
@@ -146,4 +147,13 @@ async def _run(base: str, requests: list[Req], concurrency: int, duration: float
 
 def run(base: str, requests: list[Req], concurrency: int, duration: float,
         max_requests: int = 1_000_000) -> Result:
-    return asyncio.run(_run(base, requests, concurrency, duration, max_requests))
+    def go() -> Result:
+        return asyncio.run(_run(base, requests, concurrency, duration, max_requests))
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return go()
+    # this thread already runs an event loop (e.g. Playwright's sync API in a test run)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(go).result()

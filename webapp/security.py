@@ -9,7 +9,8 @@ Registered by `create_app()` through `init_app(app)`:
   route (not only where a view reads the body), a query string over MAX_QUERY_STRING
   bytes is 414 (an HTML page, or problem+json under /api/);
 * ProxyFix from the environment: `SHINPAN_PROXY_HOPS=N` trusts N proxies for
-  X-Forwarded-For/-Proto/-Host (off by default: direct clients cannot spoof them).
+  X-Forwarded-For/-Proto/-Host (off by default: direct clients cannot spoof them);
+  `SHINPAN_TRUSTED_HOSTS=a.example,b.example` refuses (400) any other Host.
 """
 from __future__ import annotations
 
@@ -98,7 +99,18 @@ def uri_too_long(error: RequestURITooLarge):
     return render_template("errors/414.html", error_page=True), 414
 
 
+def trusted_hosts(environ: dict[str, str] | None = None) -> list[str] | None:
+    """SHINPAN_TRUSTED_HOSTS=rules.example,www.rules.example -> Flask's TRUSTED_HOSTS."""
+    value = (environ if environ is not None else os.environ).get("SHINPAN_TRUSTED_HOSTS", "")
+    hosts = [host.strip() for host in value.split(",") if host.strip()]
+    return hosts or None
+
+
 def init_app(app: Flask) -> None:
+    # Absolute links (hreflang alternates) use the request's host: in production, name
+    # the public hosts and any other Host header gets 400 before a page is rendered.
+    if app.config.get("TRUSTED_HOSTS") is None:
+        app.config["TRUSTED_HOSTS"] = trusted_hosts()
     app.wsgi_app = SecurityHeaders(app.wsgi_app)
     hops = app.config.get("PROXY_HOPS")
     if hops is None:
