@@ -14,7 +14,9 @@ from typing import Any
 
 from flask import Blueprint, Response, request
 from flask_babel import force_locale, gettext
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
+from werkzeug.http import parse_accept_header
 
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language
 from rulebook.loader import load_schema
@@ -41,20 +43,25 @@ STATUS_PROBLEM = {status: name for name, (status, _) in PROBLEMS.items()}
 
 def api_language() -> str:
     """`?lang=` first, then Accept-Language, then English."""
-    asked = normalize_language(request.args.get("lang"))
-    if asked:
-        return asked
-    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+    return _negotiate(request.args.get("lang"), request.headers.get("Accept-Language", ""))
+
+
+@lru_cache(maxsize=512)
+def _negotiate(asked: str | None, accept: str) -> str:
+    # Clients send the same few headers over and over: parse each one once.
+    return (normalize_language(asked)
+            or parse_accept_header(accept, LanguageAccept).best_match(LANGUAGES)
+            or DEFAULT_LANGUAGE)
 
 
 def json_response(document: Any, status: int = 200, content_type: str = "application/json",
                   lang: str | None = None) -> Response:
     body = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    response = Response(body, status=status, content_type=f"{content_type}; charset=utf-8")
-    response.headers["Content-Language"] = lang or api_language()
+    headers = {"Content-Language": lang or api_language()}
     if not request.args.get("lang"):
-        response.vary.add("Accept-Language")
-    return response
+        headers["Vary"] = "Accept-Language"
+    return Response(body, status=status, headers=headers,
+                    content_type=f"{content_type}; charset=utf-8")
 
 
 def problem(name: str, detail: str | None = None, **extra: Any) -> Response:
@@ -65,12 +72,7 @@ def problem(name: str, detail: str | None = None, **extra: Any) -> Response:
         if detail:
             document["detail"] = detail
     document.update(extra)
-    response = json_response(document, status, "application/problem+json", lang)
-    if name == "method-not-allowed":
-        allowed = extra.pop("allow", None)
-        if allowed:
-            response.headers["Allow"] = allowed
-    return response
+    return json_response(document, status, "application/problem+json", lang)
 
 
 def is_api_request() -> bool:

@@ -218,7 +218,16 @@ class Standing:
     favor: list[str | None]
     geishas: dict[str, int]
     charm: dict[str, int]
-    values: dict[str, list[int]]  # each player's geisha charm values, highest first
+    rb: Rulebook
+
+    @property
+    def values(self) -> dict[str, list[int]]:
+        """Each player's geisha charm values, highest first (the highest-geisha tie-break)."""
+        out: dict[str, list[int]] = {"a": [], "b": []}
+        for geisha, holder in zip(self.rb.geishas, self.favor):
+            if holder is not None:
+                out[holder].append(geisha.charm)
+        return {p: sorted(v, reverse=True) for p, v in out.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -640,15 +649,11 @@ class Referee:
     def count(self, round_no: int, favor: list[str | None]) -> Standing:
         geishas = {"a": 0, "b": 0}
         charm = {"a": 0, "b": 0}
-        values: dict[str, list[int]] = {"a": [], "b": []}
         for geisha, holder in zip(self.rb.geishas, favor):
             if holder is not None:
                 geishas[holder] += 1
                 charm[holder] += geisha.charm
-                values[holder].append(geisha.charm)
-        for v in values.values():
-            v.sort(reverse=True)
-        return Standing(round_no, favor, geishas, charm, values)
+        return Standing(round_no, favor, geishas, charm, self.rb)
 
     def decide(self, s: Standing, config: Config, final: bool = True) -> Decision:
         """What the standing after a round means under a reading."""
@@ -937,6 +942,13 @@ def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) ->
 
 def readings(rb: Rulebook, config: Config) -> list[tuple[Config, str, dict[str, Any]]]:
     """Other readings worth comparing: every other edition, and each variant flipped."""
+    found = rb.cache.get(("readings", config))
+    if found is None:
+        found = rb.cache[("readings", config)] = _readings(rb, config)
+    return found
+
+
+def _readings(rb: Rulebook, config: Config) -> list[tuple[Config, str, dict[str, Any]]]:
     out = []
     for key in rb.editions:
         if key != config.edition:
