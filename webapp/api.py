@@ -185,6 +185,8 @@ def openapi_document() -> dict[str, Any]:
                 continue
             name = f"{title}{kind.capitalize()}"
             schemas[name] = _inline(raw, name, components)
+            if kind == "request":  # over HTTP the address names the game, so it may be left out
+                schemas[name]["required"] = [f for f in schemas[name]["required"] if f != "game"]
     components.update(schemas)
     components["Problem"] = {
         "type": "object",
@@ -200,13 +202,29 @@ def openapi_document() -> dict[str, Any]:
                                "rule": {"type": "string"}, "message": {"type": "string"}}}},
         },
     }
-    components["Rulebook"] = {"type": "object", "required": ["game", "rules"],
-                              "properties": {"game": {"type": "string"},
-                                             "language": {"type": "string"},
-                                             "rules": {"type": "array"}}}
+    components["Rulebook"] = {
+        "type": "object",
+        "description": "A game's canonical rulebook in one language; the game-specific parts "
+                       "(geishas and editions, or cards, yaku and rulesets) sit beside these.",
+        "required": ["game", "language", "canonical_source", "sections"],
+        "properties": {
+            "game": {"enum": list(GAMES)},
+            "language": {"enum": list(LANGUAGES)},
+            "canonical_source": {"type": "string"},
+            "sections": {"type": "array", "items": {
+                "type": "object", "required": ["id", "title", "rules"],
+                "properties": {
+                    "id": {"type": "string"}, "title": {"type": "string"},
+                    "rules": {"type": "array", "items": {
+                        "type": "object", "required": ["id", "text"],
+                        "properties": {"id": {"type": "string"}, "text": {"type": "string"}}}},
+                }}},
+        },
+    }
     lang_param = {"name": "lang", "in": "query", "required": False,
-                  "description": "Language of messages and texts (default: Accept-Language).",
-                  "schema": {"type": "string", "enum": list(LANGUAGES)}}
+                  "description": "Language of messages and texts: " + ", ".join(LANGUAGES)
+                                 + ". Any other value falls back to Accept-Language, then English.",
+                  "schema": {"type": "string", "examples": list(LANGUAGES)}}
 
     def problem_responses(*codes: int) -> dict[str, Any]:
         return {str(code): {"description": PROBLEMS[STATUS_PROBLEM[code]][1],
