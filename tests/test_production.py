@@ -30,11 +30,19 @@ def prod():
     def boom():
         raise RuntimeError("secret internals: /etc/passwd")
 
-    @app.get("/api/v1/test-boom")
-    def api_boom():
+    return app
+
+
+@pytest.fixture()
+def api_boom(monkeypatch):
+    """An API view that fails: /api/v1/problems/<name> raises an internal error."""
+    from webapp import api
+
+    def boom(request, name):
         raise RuntimeError("secret internals: /etc/passwd")
 
-    return app
+    monkeypatch.setitem(api.VIEWS, "problem_type", boom)
+    return "/api/v1/problems/test-boom"
 
 
 @pytest.fixture()
@@ -75,7 +83,7 @@ def assert_security_headers(response, https: bool = False) -> None:
 
 
 # -- headers on every kind of response ------------------------------------------------
-def test_security_headers_everywhere(web):
+def test_security_headers_everywhere(web, api_boom):
     html = web.get("/en/hanamikoji/").get_data(as_text=True)
     css = re.search(r'href="(/static/css/site\.[0-9a-f]+\.css)"', html).group(1)
     responses = {
@@ -96,7 +104,7 @@ def test_security_headers_everywhere(web):
         "414 html": web.get("/en/hanamikoji/search?q=" + "x" * 7000),
         "415 api": web.post("/api/v1/hanamikoji/score", data="{}", content_type="text/plain"),
         "500 html": web.get("/en/test-boom"),
-        "500 api": web.get("/api/v1/test-boom"),
+        "500 api": web.get(api_boom),
     }
     for name, response in responses.items():
         assert_security_headers(response), name
@@ -235,10 +243,10 @@ def test_api_echoes_names_as_json_only(web):
 
 
 # -- no internals -----------------------------------------------------------------------
-def test_errors_show_no_internals(web):
+def test_errors_show_no_internals(web, api_boom):
     page = web.get("/en/test-boom")
     assert page.status_code == 500 and page.mimetype == "text/html"
-    problem = web.get("/api/v1/test-boom")
+    problem = web.get(api_boom)
     assert problem.status_code == 500 and problem.mimetype == "application/problem+json"
     assert problem.get_json()["type"] == "/api/v1/problems/internal"
     for response in (page, problem):

@@ -17,7 +17,6 @@ from . import languages
 BLUEPRINTS: list[tuple[str, str]] = [
     ("webapp.site", "bp"),
     ("webapp.rules", "bp"),
-    ("webapp.api", "bp"),
     ("webapp.checker", "bp"),
     ("webapp.koikoi_checker", "bp"),
 ]
@@ -42,9 +41,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         module = importlib.import_module(module_name)
         app.register_blueprint(getattr(module, attr))
 
+    # The JSON API is a lean WSGI app of its own beside the site, under /api/v1.
+    from . import api, caching, security
+
+    api.mount(app)
+    app.jinja_env.globals["api_score_url"] = api.score_url
+
     # Production concerns for every route: HTTP caching, headers, limits, proxies
     # (in this order: the page cache sits inside the header and proxy middleware).
-    from . import caching, security
 
     caching.init_app(app, max_query=security.MAX_QUERY_STRING)
     security.init_app(app)

@@ -1,5 +1,9 @@
 """The JSON API, `/api/v1/`: the referee and the rulebooks over HTTP.
 
+A small Werkzeug application mounted under the site (`mount()`), not a Flask blueprint:
+an API call needs no templates, sessions or page hooks, and skipping them keeps a score
+request close to the cost of the referee itself (see BENCHMARKS.md).
+
 Every answer is JSON. Errors follow RFC 9457 (`application/problem+json`) with a
 stable `type`, a localized `title`, the `status` and, for requests the rules cannot
 accept, the referee's `errors` list. The language comes from `?lang=` or
@@ -9,39 +13,58 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, Response, request
-from flask_babel import force_locale, gettext
 from werkzeug.datastructures import LanguageAccept
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 from werkzeug.http import parse_accept_header
+from werkzeug.middleware.dispatcher import DispatcherMiddleware
+from werkzeug.routing import Map, Rule
+from werkzeug.wrappers import Request, Response
 
-from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language
+from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from rulebook.loader import load_schema
 from rulebook.referee import GAMES, referee
 
 from . import rulebook_json
 
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
+PREFIX = "/api/v1"
 MAX_BODY = 64 * 1024  # bytes; a 50-round match with full action logs is about 20 KB
-PROBLEM_BASE = "/api/v1/problems/"
+MAX_QUERY = 6 * 1024  # the same cap as the site's pages (webapp/security.py)
+PROBLEM_BASE = PREFIX + "/problems/"
 PROBLEMS = {
     # name: (status, title)
     "malformed-json": (400, N_("The request body is not valid JSON.")),
     "not-found": (404, N_("There is nothing at this address.")),
     "method-not-allowed": (405, N_("This address does not accept that method.")),
     "too-large": (413, N_("The request body is too large.")),
+    "uri-too-long": (414, N_("The address is too long.")),
     "unsupported-media-type": (415, N_("Send the request as application/json.")),
     "invalid-request": (422, N_("The rules cannot accept this request.")),
     "internal": (500, N_("Something went wrong on our side.")),
 }
 STATUS_PROBLEM = {status: name for name, (status, _) in PROBLEMS.items()}
+PARSE_ERROR = N_("Parse error: %(reason)s")
+GAME_MISMATCH = N_("This address scores %(game)s requests.")
+GAME_RULE = "<any(" + ", ".join(GAMES) + "):game>"
+URLS = Map([
+    Rule(f"/{GAME_RULE}/score", endpoint="score", methods=["POST"]),
+    Rule(f"/{GAME_RULE}/rulebook", endpoint="rulebook", methods=["GET"]),
+    Rule("/problems/<name>", endpoint="problem_type", methods=["GET"]),
+    Rule("/openapi.json", endpoint="openapi", methods=["GET"]),
+])
+log = logging.getLogger(__name__)
 
 
-def api_language() -> str:
+class ApiRequest(Request):
+    # Werkzeug stops reading a body (also a chunked one) past this: one byte above the
+    # limit, so an oversized body is seen as too large rather than cut and misread.
+    max_content_length = MAX_BODY + 1
+
+
+def language(request: Request) -> str:
     """`?lang=` first, then Accept-Language, then English."""
     return _negotiate(request.args.get("lang"), request.headers.get("Accept-Language", ""))
 
@@ -54,101 +77,123 @@ def _negotiate(asked: str | None, accept: str) -> str:
             or DEFAULT_LANGUAGE)
 
 
-def json_response(document: Any, status: int = 200, content_type: str = "application/json",
-                  lang: str | None = None) -> Response:
+def json_response(request: Request, document: Any, status: int = 200,
+                  content_type: str = "application/json", lang: str | None = None) -> Response:
     body = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    headers = {"Content-Language": lang or api_language()}
-    if not request.args.get("lang"):
+    headers = {"Content-Language": lang or language(request)}
+    if "lang" not in request.args:
         headers["Vary"] = "Accept-Language"
     return Response(body, status=status, headers=headers,
                     content_type=f"{content_type}; charset=utf-8")
 
 
-def problem(name: str, detail: str | None = None, **extra: Any) -> Response:
+def problem(request: Request, name: str, detail: str | None = None, **extra: Any) -> Response:
     status, title = PROBLEMS[name]
-    lang = api_language()
-    with force_locale(lang):
-        document = {"type": PROBLEM_BASE + name, "title": gettext(title), "status": status}
-        if detail:
-            document["detail"] = detail
+    lang = language(request)
+    document: dict[str, Any] = {"type": PROBLEM_BASE + name,
+                                "title": translator(lang).gettext(title), "status": status}
+    if detail:
+        document["detail"] = detail
     document.update(extra)
-    return json_response(document, status, "application/problem+json", lang)
+    return json_response(request, document, status, "application/problem+json", lang)
 
 
-def is_api_request() -> bool:
+def is_api_request(request: Request) -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
-def http_problem(error: HTTPException) -> Response:
-    """A routing or HTTP error on the API as problem+json (never HTML)."""
-    name = STATUS_PROBLEM.get(error.code or 500, "internal")
-    response = problem(name)
-    if error.code == 405:
-        allow = [m for m in getattr(error, "valid_methods", None) or []]
-        if allow:
-            response.headers["Allow"] = ", ".join(sorted(allow))
+def http_problem(request: Request, error: HTTPException) -> Response:
+    """An HTTP error on the API as problem+json (never HTML)."""
+    response = problem(request, STATUS_PROBLEM.get(error.code or 500, "internal"))
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
     return response
 
 
-@bp.post("/<any(hanamikoji, koikoi):game>/score")
-def score(game: str):
-    if game not in GAMES:
-        return problem("not-found")
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        return problem("too-large")
-    if not request.mimetype or not (request.mimetype == "application/json"
-                                    or request.mimetype.endswith("+json")):
-        return problem("unsupported-media-type")
+def score(request: Request, game: str) -> Response:
+    mimetype = request.mimetype
+    if not (mimetype == "application/json" or mimetype.endswith("+json")):
+        return problem(request, "unsupported-media-type")
     raw = request.get_data(cache=False)
     if len(raw) > MAX_BODY:
-        return problem("too-large")
-    lang = api_language()
+        return problem(request, "too-large")
+    lang = language(request)
     try:
         document = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        with force_locale(lang):
-            detail = gettext("Parse error: %(reason)s", reason=getattr(exc, "msg", str(exc)))
-        return problem("malformed-json", detail)
-    if isinstance(document, dict) and "game" not in document:
-        document["game"] = game  # the address names the game
-    if isinstance(document, dict) and document.get("game") != game:
-        with force_locale(lang):
-            message = gettext("This address scores %(game)s requests.", game=game)
-        errors = [{"code": "game.mismatch", "path": "/game", "rule": "referee.request",
-                   "message": message}]
-        return problem("invalid-request", errors=errors)
+        reason = getattr(exc, "msg", None) or str(exc)
+        return problem(request, "malformed-json", translator(lang).gettext(PARSE_ERROR) % {"reason": reason})
+    if isinstance(document, dict):
+        document.setdefault("game", game)  # the address names the game
+        if document["game"] != game:
+            message = translator(lang).gettext(GAME_MISMATCH) % {"game": game}
+            errors = [{"code": "game.mismatch", "path": "/game", "rule": "referee.request",
+                       "message": message}]
+            return problem(request, "invalid-request", errors=errors)
     response = referee(document, lang)
     if not response["valid"]:
-        return problem("invalid-request", errors=response["errors"])
-    return json_response(response, lang=lang)
+        return problem(request, "invalid-request", errors=response["errors"])
+    return json_response(request, response, lang=lang)
 
 
-@bp.get("/<any(hanamikoji, koikoi):game>/rulebook")
-def rulebook(game: str):
-    if game not in GAMES:
-        return problem("not-found")
-    lang = api_language()
+def rulebook(request: Request, game: str) -> Response:
+    lang = language(request)
     document = rulebook_json.document(game, lang)
     if document is None:
-        return problem("not-found")
-    return json_response(document, lang=lang)
+        return problem(request, "not-found")
+    return json_response(request, document, lang=lang)
 
 
-@bp.get("/problems/<name>")
-def problem_type(name: str):
+def problem_type(request: Request, name: str) -> Response:
     """What a problem `type` means: the URI is a reference that resolves here."""
     if name not in PROBLEMS:
-        return problem("not-found")
+        return problem(request, "not-found")
     status, title = PROBLEMS[name]
-    lang = api_language()
-    with force_locale(lang):
-        return json_response({"type": PROBLEM_BASE + name, "title": gettext(title), "status": status},
-                             lang=lang)
+    lang = language(request)
+    return json_response(request, {"type": PROBLEM_BASE + name,
+                                   "title": translator(lang).gettext(title), "status": status},
+                         lang=lang)
 
 
-@bp.get("/openapi.json")
-def openapi():
-    return json_response(openapi_document(), lang=DEFAULT_LANGUAGE)
+def openapi(request: Request) -> Response:
+    return json_response(request, openapi_document(), lang=DEFAULT_LANGUAGE)
+
+
+VIEWS = {"score": score, "rulebook": rulebook, "problem_type": problem_type, "openapi": openapi}
+
+
+def application(environ: dict, start_response) -> Any:
+    """The API as a WSGI application (mounted at /api/v1)."""
+    request = ApiRequest(environ)
+    announced = environ.get("CONTENT_LENGTH", "")  # also when a chunked body announces one
+    try:
+        if len(environ.get("QUERY_STRING", "")) > MAX_QUERY:
+            response = problem(request, "uri-too-long")
+        elif announced.isdigit() and int(announced) > MAX_BODY:
+            response = problem(request, "too-large")
+        else:
+            endpoint, args = URLS.bind_to_environ(environ).match()
+            response = VIEWS[endpoint](request, **args)
+    except RequestEntityTooLarge:
+        response = problem(request, "too-large")
+    except HTTPException as error:
+        response = http_problem(request, error)
+    except Exception:
+        log.exception("API error on %s %s", request.method, request.path)
+        response = problem(request, "internal")
+    return response(environ, start_response)
+
+
+def mount(flask_app) -> None:
+    """Serve the API under /api/v1 beside the site (inside the site's header middleware)."""
+    flask_app.wsgi_app = DispatcherMiddleware(flask_app.wsgi_app, {PREFIX: application})
+
+
+def score_url(game: str, lang: str) -> str:
+    """The score endpoint for the checker pages' scripts."""
+    from flask import request
+
+    return f"{request.script_root}{PREFIX}/{game}/score?lang={lang}"
 
 
 def _inline(schema: dict[str, Any], prefix: str, components: dict[str, Any]) -> dict[str, Any]:
@@ -236,7 +281,7 @@ def openapi_document() -> dict[str, Any]:
     for game, title in (("hanamikoji", "Hanamikoji"), ("koikoi", "Koikoi")):
         if f"{title}Request" not in schemas:
             continue
-        paths[f"/api/v1/{game}/score"] = {"post": {
+        paths[f"{PREFIX}/{game}/score"] = {"post": {
             "operationId": f"score_{game}",
             "summary": f"Validate and score a {title} request",
             "parameters": [lang_param],
@@ -245,15 +290,16 @@ def openapi_document() -> dict[str, Any]:
             "responses": {
                 "200": {"description": "The ruling", "content": {"application/json": {
                     "schema": {"$ref": f"#/components/schemas/{title}Response"}}}},
-                **problem_responses(400, 413, 415, 422),
+                **problem_responses(400, 413, 414, 415, 422),
             },
         }}
-        paths[f"/api/v1/{game}/rulebook"] = {"get": {
+        paths[f"{PREFIX}/{game}/rulebook"] = {"get": {
             "operationId": f"rulebook_{game}",
             "summary": f"The canonical {title} rulebook in a language",
             "parameters": [lang_param],
             "responses": {"200": {"description": "The rulebook", "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/Rulebook"}}}}},
+                "schema": {"$ref": "#/components/schemas/Rulebook"}}}},
+                **problem_responses(414)},
         }}
     return {
         "openapi": "3.1.0",
@@ -265,18 +311,3 @@ def openapi_document() -> dict[str, Any]:
         "paths": paths,
         "components": {"schemas": components},
     }
-
-
-@bp.record_once
-def limit_bodies(state) -> None:
-    # Werkzeug refuses larger bodies with 413 before any view reads them.
-    state.app.config.setdefault("MAX_CONTENT_LENGTH", MAX_BODY)
-
-
-@bp.app_errorhandler(405)
-@bp.app_errorhandler(413)
-@bp.app_errorhandler(415)
-def api_http_error(error: HTTPException):
-    if is_api_request():
-        return http_problem(error)
-    return error

@@ -20,11 +20,9 @@ from flask import Flask, abort, render_template, request
 from werkzeug.exceptions import RequestURITooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from rulebook.i18n import N_
-
 from . import api
 
-MAX_QUERY_STRING = 6 * 1024  # bytes of the raw query string (gunicorn: request line <= 8190)
+MAX_QUERY_STRING = api.MAX_QUERY  # bytes of the raw query string (gunicorn: request line <= 8190)
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -39,8 +37,6 @@ HEADERS = (
 HSTS = "max-age=31536000; includeSubDomains"
 
 # The API answers every error as problem+json; add the one this module can produce.
-api.PROBLEMS.setdefault("uri-too-long", (414, N_("The address is too long.")))
-api.STATUS_PROBLEM.setdefault(414, "uri-too-long")
 
 
 def proxy_hops(environ: dict[str, str] | None = None) -> int:
@@ -94,8 +90,8 @@ def request_limiter(max_body: int):
 
 
 def uri_too_long(error: RequestURITooLarge):
-    if api.is_api_request():
-        return api.problem("uri-too-long")
+    if api.is_api_request(request):
+        return api.problem(request, "uri-too-long")
     return render_template("errors/414.html", error_page=True), 414
 
 

@@ -25,8 +25,8 @@ def home():
 
 @bp.app_errorhandler(404)
 def not_found(error):
-    if api.is_api_request():  # the API answers in problem+json, never HTML
-        return api.http_problem(error)
+    if api.is_api_request(request):  # e.g. /api/v2/: problem+json, never HTML
+        return api.http_problem(request, error)
     first = request.path.lstrip("/").split("/", 1)[0]
     if first in LANGUAGES:  # `/de/no-such-page`: the URL names the language
         g.lang = first
@@ -54,6 +54,6 @@ def _match(path: str) -> bool:
 
 @bp.app_errorhandler(500)
 def server_error(error):
-    if api.is_api_request():
-        return api.problem("internal")
+    if api.is_api_request(request):
+        return api.problem(request, "internal")
     return render_template("errors/500.html", error_page=True), 500
