@@ -19,10 +19,10 @@ from typing import Any
 
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
-from werkzeug.http import parse_accept_header
+from werkzeug.http import HTTP_STATUS_CODES, parse_accept_header
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.routing import Map, Rule
-from werkzeug.wrappers import Request, Response
+from werkzeug.wrappers import Request
 
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from rulebook.loader import load_schema
@@ -77,17 +77,32 @@ def _negotiate(asked: str | None, accept: str) -> str:
             or DEFAULT_LANGUAGE)
 
 
+class JsonResponse:
+    """A finished JSON answer as a WSGI application: all an API response needs."""
+
+    __slots__ = ("body", "headers", "status")
+
+    def __init__(self, body: bytes, status: int, headers: list[tuple[str, str]]):
+        self.status = f"{status} {HTTP_STATUS_CODES[status]}"
+        self.body = body
+        self.headers = headers + [("Content-Length", str(len(body)))]
+
+    def __call__(self, environ: dict, start_response) -> list[bytes]:
+        start_response(self.status, self.headers)
+        return [] if environ.get("REQUEST_METHOD") == "HEAD" else [self.body]
+
+
 def json_response(request: Request, document: Any, status: int = 200,
-                  content_type: str = "application/json", lang: str | None = None) -> Response:
-    body = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    headers = {"Content-Language": lang or language(request)}
+                  content_type: str = "application/json", lang: str | None = None) -> JsonResponse:
+    body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+    headers = [("Content-Type", f"{content_type}; charset=utf-8"),
+               ("Content-Language", lang or language(request))]
     if "lang" not in request.args:
-        headers["Vary"] = "Accept-Language"
-    return Response(body, status=status, headers=headers,
-                    content_type=f"{content_type}; charset=utf-8")
+        headers.append(("Vary", "Accept-Language"))
+    return JsonResponse(body, status, headers)
 
 
-def problem(request: Request, name: str, detail: str | None = None, **extra: Any) -> Response:
+def problem(request: Request, name: str, detail: str | None = None, **extra: Any) -> JsonResponse:
     status, title = PROBLEMS[name]
     lang = language(request)
     document: dict[str, Any] = {"type": PROBLEM_BASE + name,
@@ -102,15 +117,15 @@ def is_api_request(request: Request) -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
-def http_problem(request: Request, error: HTTPException) -> Response:
+def http_problem(request: Request, error: HTTPException) -> JsonResponse:
     """An HTTP error on the API as problem+json (never HTML)."""
     response = problem(request, STATUS_PROBLEM.get(error.code or 500, "internal"))
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
-        response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+        response.headers.append(("Allow", ", ".join(sorted(error.valid_methods))))
     return response
 
 
-def score(request: Request, game: str) -> Response:
+def score(request: Request, game: str) -> JsonResponse:
     mimetype = request.mimetype
     if not (mimetype == "application/json" or mimetype.endswith("+json")):
         return problem(request, "unsupported-media-type")
@@ -136,7 +151,7 @@ def score(request: Request, game: str) -> Response:
     return json_response(request, response, lang=lang)
 
 
-def rulebook(request: Request, game: str) -> Response:
+def rulebook(request: Request, game: str) -> JsonResponse:
     lang = language(request)
     document = rulebook_json.document(game, lang)
     if document is None:
@@ -144,7 +159,7 @@ def rulebook(request: Request, game: str) -> Response:
     return json_response(request, document, lang=lang)
 
 
-def problem_type(request: Request, name: str) -> Response:
+def problem_type(request: Request, name: str) -> JsonResponse:
     """What a problem `type` means: the URI is a reference that resolves here."""
     if name not in PROBLEMS:
         return problem(request, "not-found")
@@ -155,7 +170,7 @@ def problem_type(request: Request, name: str) -> Response:
                          lang=lang)
 
 
-def openapi(request: Request) -> Response:
+def openapi(request: Request) -> JsonResponse:
     return json_response(request, openapi_document(), lang=DEFAULT_LANGUAGE)
 
 
