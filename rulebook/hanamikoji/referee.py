@@ -422,7 +422,7 @@ class Referee:
         clean: dict[str, bool] = {}  # a side whose every count is a whole number >= 0
         for player in PLAYERS:
             side = board.get(player)
-            side_path = pointer_join(path, player)
+            side_path = f"{path}/{player}"
             if player not in board:
                 self.error("request.missing-field", side_path, "referee.request", field=player)
                 continue
@@ -454,7 +454,7 @@ class Referee:
             if clean.get(player):
                 total = sum(counts[player])
                 if total != rb.scored_per_side:
-                    self.error("board.side-total", pointer_join(path, player), "scoring.eight-cards",
+                    self.error("board.side-total", f"{path}/{player}", "scoring.eight-cards",
                                count=total, player=self.names[player], expected=rb.scored_per_side)
                     ok = False
         return counts if ok else None
@@ -820,6 +820,7 @@ def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) ->
     first_player = rb.first_player
     out_rounds: list[dict[str, Any]] = []
     standings: list[Standing] = []
+    decision: Decision | None = None  # the last scored round's, under the chosen reading
     progress = None
     for k, rnd in enumerate(rounds):
         path = f"/rounds/{k}"
@@ -919,7 +920,7 @@ def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) ->
         result = _result(final, last["round"], None)
         nxt = None
     else:
-        final, _ = ref.play_out(standings, config)
+        final = decision  # the loop stopped at the first decisive round
         result = _result(final, last["round"], ref.result_text(final))
         nxt = None
         if final.status == "continue":
@@ -975,6 +976,8 @@ def alternatives(ref: Referee, config: Config, standings: list[Standing],
         sum(1 for p in PLAYERS if s.geishas[p] >= rb.goal_geishas or s.charm[p] >= rb.goal_charm) == 2
         for s in standings)
     limit_seen = last_round >= rb.round_limit
+    if not clash_seen and not limit_seen:
+        return []  # every reading decides these rounds alike
 
     def reading_key(c: Config) -> tuple:
         limit = c.round_limit and limit_seen
