@@ -60,3 +60,16 @@ def load_yaml_checked(path: Path | str, schema_name: str) -> dict[str, Any]:
     if errors:
         raise RulebookError(path, [(yaml_path(e.absolute_path), e.message) for e in errors])
     return data
+
+
+def collect_rules(data: dict[str, Any]) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """Every rule id -> its English text (whitespace folded as the extractor does), and
+    the problems found (a rule id used twice)."""
+    rules: dict[str, str] = {}
+    problems: list[tuple[str, str]] = []
+    for i, section in enumerate(data["sections"]):
+        for rule_id, text in section["rules"].items():
+            if rule_id in rules:
+                problems.append((f"sections[{i}].rules.{rule_id}", "rule id used twice"))
+            rules[rule_id] = " ".join(text.split())
+    return rules, problems

@@ -15,9 +15,9 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup, escape
 
-from rulebook.i18n import N_, translator
+from rulebook.i18n import N_
 
-from .terms import language_name
+from .terms import GameTerms
 
 MAX_VALUE = 40  # characters of a query value we look at (longer ones are refused)
 
@@ -185,26 +185,11 @@ MOTIFS = {
 }
 
 
-class KoikoiTerms:
+class KoikoiTerms(GameTerms):
     """Koi-Koi names and rule texts in one language (used for compare mode as well)."""
 
     def __init__(self, rulebook: Any, lang: str, options: Any = None):
-        self.rb = rulebook
-        self.lang = lang
-        self._t = translator(lang)
-
-    # -- generic (the same interface as Hanamikoji's Terms) ---------------------------
-    def p(self, context: str, message: str) -> str:
-        return self._t.pgettext(context, message)
-
-    def gettext(self, message: str) -> str:
-        return self._t.gettext(message)
-
-    def section_title(self, section: Any) -> str:
-        return self.p(f"section.{section.id}", section.title)
-
-    def language(self, code: str) -> str:
-        return language_name(code, self.lang)
+        super().__init__(rulebook, lang)
 
     def rule(self, rule_id: str) -> str:
         return self.p(rule_id, self.rb.rules[rule_id])

@@ -52,18 +52,14 @@ class PrintedName:
     publisher: str
 
 
-class Terms:
-    """Hanamikoji terms for `lang` with `edition`'s action names where it is printed in `lang`."""
+class GameTerms:
+    """What every game's page asks of its terms: lookups in one language."""
 
-    def __init__(self, rulebook: Any, lang: str, edition: str | None = None):
+    def __init__(self, rulebook: Any, lang: str):
         self.rb = rulebook
         self.lang = lang
-        self.edition = rulebook.editions.get(edition or "") or rulebook.editions[
-            rulebook.default_edition
-        ]
         self._t = translator(lang)
 
-    # -- generic ---------------------------------------------------------------------
     def p(self, context: str, message: str) -> str:
         return self._t.pgettext(context, message)
 
@@ -75,6 +71,16 @@ class Terms:
 
     def language(self, code: str) -> str:
         return language_name(code, self.lang)
+
+
+class Terms(GameTerms):
+    """Hanamikoji terms for `lang` with `edition`'s action names where it is printed in `lang`."""
+
+    def __init__(self, rulebook: Any, lang: str, edition: str | None = None):
+        super().__init__(rulebook, lang)
+        self.edition = rulebook.editions.get(edition or "") or rulebook.editions[
+            rulebook.default_edition
+        ]
 
     # -- actions ---------------------------------------------------------------------
     @cached_property

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..loader import HERE, RulebookError, load_yaml_checked
+from ..loader import HERE, RulebookError, collect_rules, load_yaml_checked
 
 DEFAULT_PATH = HERE / "koikoi.yaml"
 SCHEMA = "koikoi.rulebook.schema.json"
@@ -277,13 +277,7 @@ def _value(raw: Any) -> YakuValue:
 
 
 def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
-    rules: dict[str, str] = {}
-    duplicates: list[tuple[str, str]] = []
-    for i, section in enumerate(data["sections"]):
-        for rule_id, text in section["rules"].items():
-            if rule_id in rules:
-                duplicates.append((f"sections[{i}].rules.{rule_id}", "rule id used twice"))
-            rules[rule_id] = " ".join(text.split())
+    rules, duplicates = collect_rules(data)
     problems = duplicates + _cross_check(data, rules)
     if problems:
         raise RulebookError(source_file, problems)
