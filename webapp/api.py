@@ -17,9 +17,8 @@ import logging
 from functools import lru_cache
 from typing import Any
 
-from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
-from werkzeug.http import HTTP_STATUS_CODES, parse_accept_header
+from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request
@@ -29,6 +28,7 @@ from rulebook.loader import load_schema
 from rulebook.referee import GAMES, referee
 
 from . import rulebook_json
+from .languages import best_language
 
 PREFIX = "/api/v1"
 MAX_BODY = 64 * 1024  # bytes; a 50-round match with full action logs is about 20 KB
@@ -65,16 +65,9 @@ class ApiRequest(Request):
 
 
 def language(request: Request) -> str:
-    """`?lang=` first, then Accept-Language, then English."""
-    return _negotiate(request.args.get("lang"), request.headers.get("Accept-Language", ""))
-
-
-@lru_cache(maxsize=512)
-def _negotiate(asked: str | None, accept: str) -> str:
-    # Clients send the same few headers over and over: parse each one once.
-    return (normalize_language(asked)
-            or parse_accept_header(accept, LanguageAccept).best_match(LANGUAGES)
-            or DEFAULT_LANGUAGE)
+    """`?lang=` first, then Accept-Language as the site negotiates it, then English."""
+    return (normalize_language(request.args.get("lang"))
+            or best_language(request.headers.get("Accept-Language", "")))
 
 
 class JsonResponse:

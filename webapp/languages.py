@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from flask import Flask, g, request, url_for
 from flask_babel import Babel
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 from werkzeug.routing import BaseConverter, ValidationError
 
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize_language
@@ -32,13 +35,17 @@ class GameConverter(BaseConverter):
 
 def negotiated() -> str:
     """The best language for this request's Accept-Language header."""
-    # By quality, each tag reduced to its language: `fr-CA` beats `en;q=0.5` (werkzeug's
-    # best_match would prefer the exact `en`).
     try:
-        accepted = list(request.accept_languages)
+        return best_language(request.headers.get("Accept-Language", ""))
     except RuntimeError:  # outside a request
         return DEFAULT_LANGUAGE
-    for value, quality in accepted:
+
+
+@lru_cache(maxsize=512)
+def best_language(accept: str) -> str:
+    """By quality, each tag reduced to its language: `fr-CA` beats `en;q=0.5` (werkzeug's
+    best_match would prefer the exact `en`). Cached: clients send the same few headers."""
+    for value, quality in parse_accept_header(accept, LanguageAccept):
         lang = normalize_language(value)
         if lang and quality > 0:
             return lang
