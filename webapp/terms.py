@@ -82,6 +82,15 @@ class Terms(GameTerms):
             rulebook.default_edition
         ]
 
+    def edition_label(self, edition: Any) -> str:
+        """"Deep Water Games (anglais, 2018)": how an edition is named in menus."""
+        values = {"publisher": edition.publisher,
+                  "language": language_name(edition.language, self.lang, in_sentence=True)}
+        if edition.year:
+            return self.gettext("%(publisher)s (%(language)s, %(year)s)") % {**values,
+                                                                          "year": edition.year}
+        return self.gettext("%(publisher)s (%(language)s)") % values
+
     # -- actions ---------------------------------------------------------------------
     @cached_property
     def action_names(self) -> dict[str, str]:
