@@ -126,6 +126,8 @@ class Game:
     # rule id -> label, for rules the current options put in force (highlighted in place)
     highlights: Callable[[Any, Options], dict[str, Any]] = lambda rb, options: {}
     labels: Mapping[Any, Any] = field(default_factory=dict)
+    # The module of page helpers the game's partial templates call (`game.helpers.…`).
+    helpers: Any = None
 
     def template(self, name: str) -> str:
         return f"games/{self.slug}/{name}"
@@ -162,5 +164,6 @@ GAMES: dict[str, Game] = {
         option_keys=("ruleset", *koikoi_site.OPTION_LABELS),
         highlights=koikoi_site.koikoi_highlights,
         labels=koikoi_site.OPTION_LABELS,
+        helpers=koikoi_site,
     ),
 }

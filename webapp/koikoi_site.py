@@ -6,7 +6,6 @@ the referee.
 """
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -177,14 +176,6 @@ def koikoi_highlights(rb: Any, options: Any) -> dict[str, Any]:
     return out
 
 
-# -- the card chart ------------------------------------------------------------------
-# A simple motif per month, drawn by us: (shape, count) painted in the month's colour.
-MOTIFS = {
-    1: "pine", 2: "blossom", 3: "blossom", 4: "hanging", 5: "leaves", 6: "blossom",
-    7: "dots", 8: "hill", 9: "blossom", 10: "star", 11: "willow", 12: "leaf",
-}
-
-
 class KoikoiTerms(GameTerms):
     """Koi-Koi names and rule texts in one language (used for compare mode as well)."""
 
@@ -353,6 +344,3 @@ def options_in_force(rb: Any, table: Table) -> list[dict[str, Any]]:
         for key, spec in rb.options.items()
     ]
 
-
-# Templates reach these helpers through the terms object: `terms.site.option_choices(...)`.
-KoikoiTerms.site = sys.modules[__name__]
