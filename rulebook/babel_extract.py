@@ -22,19 +22,19 @@ RULE_COMMENT = (
     "names of the chosen edition."
 )
 
-# Per game: (YAML list, id field, field to translate, context template, comment).
+# Per game: (YAML list, field to translate, context template, comment).
 # The context template is formatted with the list entry (so `{colour}` reads its colour).
-GAMES: dict[str, list[tuple[str, str, str, str, str]]] = {
+GAMES: dict[str, list[tuple[str, str, str, str]]] = {
     "hanamikoji": [
-        ("geishas", "id", "name", "geisha.{id}", "Translators: geisha name"),
-        ("geishas", "id", "item", "item.{id}", "Translators: the item this geisha favours"),
-        ("geishas", "id", "colour", "colour.{colour}", "Translators: colour of a geisha card"),
+        ("geishas", "name", "geisha.{id}", "Translators: geisha name"),
+        ("geishas", "item", "item.{id}", "Translators: the item this geisha favours"),
+        ("geishas", "colour", "colour.{colour}", "Translators: colour of a geisha card"),
     ],
     "koikoi": [
-        ("cards", "slug", "name", "koikoi.card.{slug}", "Translators: Koi-Koi card name"),
-        ("months", "id", "name", "koikoi.month.{number}",
+        ("cards", "name", "koikoi.card.{slug}", "Translators: Koi-Koi card name"),
+        ("months", "name", "koikoi.month.{number}",
          "Translators: the flower of a Koi-Koi month (card suit)"),
-        ("yaku", "id", "name", "koikoi.yaku.{id}", "Translators: Koi-Koi scoring combination"),
+        ("yaku", "name", "koikoi.yaku.{id}", "Translators: Koi-Koi scoring combination"),
     ],
 }
 
@@ -92,7 +92,7 @@ def extract_rulebook(fileobj, keywords, comment_tags, options) -> Iterator[Messa
                 continue
             yield from emit(rules["__lines__"][rule_id], rule_id, text, RULE_COMMENT)
 
-    for list_name, id_field, field, context, comment in GAMES.get(game, []):
+    for list_name, field, context, comment in GAMES.get(game, []):
         for entry in data.get(list_name, []):
             if entry.get(field) is None:
                 continue

@@ -17,7 +17,6 @@ from .referee import referee
 READ_ERROR = N_("shinpan: cannot read {file}: {reason}")
 PARSE_ERROR = N_("shinpan: {file} is neither JSON nor YAML: {reason}")
 LINE_ERROR = N_("line {line} is not valid JSON: {reason}")
-VALID = N_("Valid request.")
 INVALID = N_("Invalid request:")
 ROUND = N_("Round {round}")
 RESULT = N_("Result: {message}")

@@ -158,10 +158,6 @@ class Rulebook:
         return chosen
 
 
-def _yaml_list_path(label: str, i: int, *rest: str) -> str:
-    return f"{label}[{i}]" + "".join(f".{r}" for r in rest)
-
-
 def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str, str]]:
     """What the schema cannot see: references between parts of the file."""
     problems: list[tuple[str, str]] = []
