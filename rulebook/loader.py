@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft202012Validator
 
 HERE = Path(__file__).resolve().parent
 # libyaml's parser when PyYAML was built with it: several times faster at start-up.
@@ -55,6 +54,8 @@ def load_yaml_checked(path: Path | str, schema_name: str) -> dict[str, Any]:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         raise RulebookError(path, [(where, f"not valid YAML: {getattr(exc, 'problem', exc)}")]) from None
+    from jsonschema import Draft202012Validator  # only when a rulebook is loaded: ~40 ms
+
     validator = Draft202012Validator(load_schema(schema_name))
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
