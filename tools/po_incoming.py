@@ -1,0 +1,75 @@
+"""Apply translations delivered as JSON to the catalogs, after `make translations`.
+
+Work done on a branch adds new messages; its translations travel in
+`translations/incoming/<name>.json` instead of edits to the .po files (which every
+extraction rewrites, so two branches' .po edits never merge cleanly). Each file is a
+list of entries:
+
+    {"context": "yaku.tsukifuda" | null, "msgid": "...", "msgid_plural": "..." | null,
+     "de": "..." | ["...", "..."], "uk": ..., "es": ..., "fr": ...}
+
+A plural entry gives every form of the language (uk has three). Run
+`python tools/po_incoming.py` after `make translations`: it fills each catalog (also
+replacing a fuzzy or older translation), fails on an entry the catalog does not hold,
+and removes the applied files. `make translations` then compiles again.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+INCOMING = ROOT / "translations" / "incoming"
+LANGS = ("de", "uk", "es", "fr")
+
+
+def load_entries() -> tuple[list[Path], list[dict]]:
+    files = sorted(INCOMING.glob("*.json")) if INCOMING.is_dir() else []
+    entries: list[dict] = []
+    for path in files:
+        entries.extend(json.loads(path.read_text(encoding="utf-8")))
+    return files, entries
+
+
+def apply(lang: str, entries: list[dict]) -> list[str]:
+    po_path = ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po"
+    with open(po_path, "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    missing = []
+    for entry in entries:
+        if lang not in entry:
+            continue
+        key = (entry["msgid"], entry["msgid_plural"]) if entry.get("msgid_plural") else entry["msgid"]
+        message = catalog.get(entry["msgid"], context=entry.get("context"))
+        if message is None:
+            missing.append(f"{lang}: {entry.get('context')!r} {entry['msgid'][:60]!r}")
+            continue
+        value = entry[lang]
+        message.string = tuple(value) if isinstance(value, list) else value
+        message.flags.discard("fuzzy")
+        message.id = key
+    with open(po_path, "wb") as handle:
+        write_po(handle, catalog, width=0, ignore_obsolete=True)
+    return missing
+
+
+def main() -> int:
+    files, entries = load_entries()
+    if not entries:
+        print("no incoming translations")
+        return 0
+    missing = [m for lang in LANGS for m in apply(lang, entries)]
+    if missing:
+        print("not in the catalogs (run `make translations` first?):", *missing, sep="\n  ")
+        return 1
+    for path in files:
+        path.unlink()
+    print(f"applied {len(entries)} entries from {len(files)} file(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
