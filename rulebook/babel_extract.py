@@ -22,10 +22,13 @@ RULE_COMMENT = (
     "names of the chosen edition."
 )
 
-# Per game: (YAML list, field to translate, context template, comment).
-# The context template is formatted with the list entry (so `{colour}` reads its colour).
+# Per game: (YAML list or mapping, field to translate, context template, comment).
+# The context template is formatted with the entry (so `{colour}` reads its colour; a
+# mapping's entries also get their key as `{key}`).
 GAMES: dict[str, list[tuple[str, str, str, str]]] = {
     "hanamikoji": [
+        ("sources", "about", "source.{key}",
+         "Translators: what a source document is (its own title is shown beside, untranslated)"),
         ("geishas", "name", "geisha.{id}", "Translators: geisha name"),
         ("geishas", "item", "item.{id}", "Translators: the item this geisha favours"),
         ("geishas", "colour", "colour.{colour}", "Translators: colour of a geisha card"),
@@ -93,7 +96,13 @@ def extract_rulebook(fileobj, keywords, comment_tags, options) -> Iterator[Messa
             yield from emit(rules["__lines__"][rule_id], rule_id, text, RULE_COMMENT)
 
     for list_name, field, context, comment in GAMES.get(game, []):
-        for entry in data.get(list_name, []):
+        found = data.get(list_name, [])
+        if isinstance(found, dict):
+            entries = [{**entry, "key": key} for key, entry in found.items()
+                       if not key.startswith("__")]
+        else:
+            entries = found
+        for entry in entries:
             if entry.get(field) is None:
                 continue
             values = {k: v for k, v in entry.items() if not k.startswith("__")}

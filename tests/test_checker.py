@@ -250,3 +250,11 @@ def test_form_module_round_trip():
     assert cf.field_for_path("/start/favor/2") == "col-2"
     assert cf.field_for_path("/players/a") == "name-a"
     assert cf.parse(MultiDict(), rb).request is None
+
+
+def test_checker_round_limit_follows_the_edition(client):
+    third = "round=3&fav=ab----b&a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2"
+    kosmos = get(client, f"edition=kosmos&{third}").text
+    assert 'data-status="win"' in kosmos and 'data-winner="b"' in kosmos
+    played_on = get(client, f"edition=kosmos&round_limit=0&{third}").text
+    assert 'data-status="continue"' in played_on

@@ -37,10 +37,14 @@ def test_actions_as_data():
 
 def test_editions_tiebreak_chains():
     rb = load_rulebook()
-    assert rb.editions["deepwater"].round_limit_tiebreak == ("most_geishas", "most_charm", "shared")
-    assert rb.editions["geekach"].round_limit_tiebreak == ("most_charm", "highest_geisha", "shared")
+    chains = {key: e.round_limit.tiebreak for key, e in rb.editions.items()}
+    assert chains["geekach"] == ("most_charm", "highest_geisha", "shared")
+    assert chains["deepwater"] == chains["geekach"]  # inferred from the Geekach translation
+    assert rb.editions["deepwater"].round_limit.sourced.basis == "inferred"
+    assert rb.editions["deepwater"].round_limit.inferred_from == "geekach"
     assert rb.editions["geekach"].actions["tradeoff"] == "Непотріб"
-    assert rb.editions["emperors4"].round_limit_tiebreak == ("unknown",)
+    assert chains["emperors4"] == ("unknown",)
+    assert chains["kosmos"] == chains["iello"] == ("most_charm", "unknown")
 
 
 def test_victory_charm_threshold_comes_from_the_yaml(rulebook_copy):

@@ -97,13 +97,14 @@ def limit_request(edition, favor=LIMIT_FAVOR, board=None):
             "start": {"round": 3, "favor": favor}, "rounds": [{"board": board}]}
 
 
-def test_tiebreak_most_geishas_deepwater_chain():
+def test_tiebreak_most_charm_deepwater_chain_is_inferred():
     r = referee(limit_request("deepwater"))
-    assert (r["result"]["status"], r["result"]["winner"]) == ("win", "b")
-    assert r["result"]["reason"] == "limit_most_geishas"
-    assert r["result"]["rules"] == ["variant.round-limit", "tiebreak.most-geishas"]
-    # Geekach's chain (charm first) would give it to A: reported as an alternative.
-    assert any(a["edition"] == "geekach" and a["winner"] == "a" for a in r["alternatives"])
+    assert (r["result"]["status"], r["result"]["winner"]) == ("win", "a")
+    assert r["result"]["reason"] == "limit_most_charm"
+    assert r["result"]["rules"] == ["variant.round-limit", "edition.deepwater", "tiebreak.most-charm"]
+    assert r["result"]["inferred"] is True
+    # EmperorS4 has no limit in its book: a house rule that nothing printed decides.
+    assert any(a["edition"] == "emperors4" and a["status"] == "undecided" for a in r["alternatives"])
 
 
 def test_tiebreak_most_charm_geekach_chain():
@@ -119,9 +120,9 @@ def test_tiebreak_highest_geisha_geekach_chain():
     rules = [e["rule"] for e in r["rounds"][0]["explanation"]]
     assert rules[-3:] == ["tiebreak.most-charm", "tiebreak.highest-geisha"][-3:] or \
         "tiebreak.highest-geisha" in rules
-    # Deep Water: 3 geishas each, 9 charm each -> shared.
+    # Deep Water takes the Geekach chain over (inferred): the same verdict.
     r = referee(limit_request("deepwater", favor))
-    assert (r["result"]["status"], r["result"]["reason"]) == ("shared", "limit_shared")
+    assert (r["result"]["winner"], r["result"]["reason"]) == ("a", "limit_highest_geisha")
 
 
 def test_tiebreak_shared_win():

@@ -112,7 +112,8 @@ def test_default_edition_is_deepwater(client):
     chain = html[html.index('id="tiebreak-chain"'):]
     chain = chain[: chain.index("</ol>")]
     assert re.findall(r'data-rule="([^"]+)"', chain) == [
-        "tiebreak.most-geishas", "tiebreak.most-charm", "tiebreak.shared"]
+        "tiebreak.most-charm", "tiebreak.highest-geisha", "tiebreak.shared"]
+    assert 'id="tiebreak-inferred"' in html  # the chain is taken from the Geekach translation
     assert 'class="rule rule--active" id="variant.round-limit"' not in html
 
 
@@ -141,7 +142,7 @@ def test_unknown_tiebreak_step(client):
 def test_round_limit_highlights_rule(client):
     html = html_of(client.get("/en/hanamikoji/?round_limit=1"))
     assert 'class="rule rule--active" id="variant.round-limit"' in html
-    assert 'id="opt-round-limit" name="round_limit" value="1" checked' in html
+    assert '<option value="1" selected>' in html[html.index('id="opt-round-limit"'):]
 
 
 def test_clash_reading_in_place(client):
@@ -257,3 +258,23 @@ def test_no_untranslated_english_left(client, lang):
     english = rule_texts(html_of(client.get("/en/hanamikoji/")))
     untranslated = sorted(rule_id for rule_id, text in texts.items() if text == english[rule_id])
     assert untranslated == [], f"{len(untranslated)} rule texts still in English on /{lang}/"
+
+
+def test_victory_game_length_says_what_the_edition_does(client):
+    kosmos = html_of(client.get("/en/hanamikoji/?edition=kosmos"))
+    assert "At this table (Kosmos): the game ends after round 3 at the latest." in kosmos
+    assert 'data-status="normal"' in kosmos
+    played_on = html_of(client.get("/en/hanamikoji/?edition=kosmos&round_limit=0"))
+    assert "At this table (Kosmos): rounds follow until a player reaches a goal." in played_on
+    house = html_of(client.get("/en/hanamikoji/?edition=emperors4&round_limit=1"))
+    assert "as a house rule" in house and 'data-status="none"' in house
+
+
+def test_round_limit_menu_follows_the_edition(client):
+    html = html_of(client.get("/en/hanamikoji/?edition=iello"))
+    menu = html[html.index('id="opt-round-limit"'):]
+    menu = menu[: menu.index("</select>")]
+    assert "As the Iello edition says: End the game after round 3 at the latest" in menu
+    html = html_of(client.get("/en/hanamikoji/?edition=geekach"))
+    menu = html[html.index('id="opt-round-limit"'):]
+    assert "As the Geekach Games edition says: Play on until someone reaches a goal" in menu

@@ -10,7 +10,7 @@ Query parameters (all optional, every value capped in length):
 
     mode=board|log            the way the round is entered (board is the default)
     na, nb                    player names (up to 40 characters)
-    edition, round_limit=1, simultaneous_goal=charm|geishas
+    edition, round_limit=1|0 (left out: the edition's rule), simultaneous_goal=charm|geishas
     round=N                   the round number; the starting player follows from it
     fav=--a-b--               where each favour marker stood before the round
                               (a, b or - per geisha); the form sends f0..f6 instead
@@ -336,8 +336,9 @@ def query(state: FormState, *, log: list[str] | None = None, **overrides: Any) -
             items.append((f"n{p}", name))
     if state.edition and state.edition != state.defaults.get("edition"):
         items.append(("edition", state.edition))
-    if state.round_limit and state.round_limit.lower() not in FALSE:
-        items.append(("round_limit", "1" if state.round_limit.lower() in TRUE else state.round_limit))
+    limit = state.round_limit.lower()
+    if limit:  # left out: the edition's own rule
+        items.append(("round_limit", "1" if limit in TRUE else "0" if limit in FALSE else limit))
     if state.simultaneous_goal and state.simultaneous_goal != state.defaults.get("simultaneous_goal"):
         items.append(("simultaneous_goal", state.simultaneous_goal))
     round_text = str(overrides.get("round", state.round))

@@ -28,12 +28,13 @@ class Options:
     values: dict[str, Any]
     defaults: dict[str, Any]
     notices: tuple[str, ...] = ()
+    derived: dict[str, Any] = field(default_factory=dict)  # read from values; not in links
 
     def __getattr__(self, name: str) -> Any:
-        try:
-            return self.values[name]
-        except KeyError:
-            raise AttributeError(name) from None
+        for source in (self.values, self.derived):
+            if name in source:
+                return source[name]
+        raise AttributeError(name)
 
     @property
     def query(self) -> dict[str, str]:
@@ -50,10 +51,11 @@ def _short(value: str) -> str:
 
 
 def hanamikoji_options(rb: Any, args: Mapping[str, str]) -> Options:
-    """edition=<id>, round_limit=1, simultaneous_goal=charm|geishas; bad values -> defaults."""
+    """edition=<id>, round_limit=1|0 (left out: the edition's rule), simultaneous_goal=charm|
+    geishas; bad values -> defaults."""
     defaults = {
         "edition": rb.default_edition,
-        "round_limit": bool(rb.variant_default("round_limit")),
+        "round_limit": "",  # the edition's own rule
         "simultaneous_goal": rb.variant_default("simultaneous_goal"),
     }
     values = dict(defaults)
@@ -73,11 +75,14 @@ def hanamikoji_options(rb: Any, args: Mapping[str, str]) -> Options:
 
     limit = args.get("round_limit", "").strip().lower()
     if limit in ("1", "on", "true", "yes"):
-        values["round_limit"] = True
-    elif limit not in ("", "0", "off", "false", "no"):
+        values["round_limit"] = "1"
+    elif limit in ("0", "off", "false", "no"):
+        values["round_limit"] = "0"
+    elif limit:
         notices.append(
             gettext(
-                "“%(value)s” is not a valid value for the three-round limit; it is off.",
+                "“%(value)s” is not a valid value for the three-round limit; the edition's "
+                "rule applies.",
                 value=_short(limit),
             )
         )
@@ -93,12 +98,14 @@ def hanamikoji_options(rb: Any, args: Mapping[str, str]) -> Options:
                 value=_short(goal),
             )
         )
-    return Options(values, defaults, tuple(notices))
+    chosen = values["round_limit"]
+    limit_on = rb.round_limit_default(values["edition"]) if chosen == "" else chosen == "1"
+    return Options(values, defaults, tuple(notices), {"round_limit_on": limit_on})
 
 
 def hanamikoji_highlights(rb: Any, options: Options) -> dict[str, Any]:
     out: dict[str, Any] = {f"edition.{options.edition}": lazy_gettext("Selected edition")}
-    if options.round_limit:
+    if options.round_limit_on:
         out["variant.round-limit"] = lazy_gettext("In use at this table")
     if options.simultaneous_goal != rb.variant_default("simultaneous_goal"):
         out["variant.simultaneous-goal"] = lazy_gettext("In use at this table")
@@ -108,6 +115,17 @@ def hanamikoji_highlights(rb: Any, options: Options) -> dict[str, Any]:
 
 HANAMIKOJI_LABELS = {
     "round_limit": lazy_gettext("Three-round limit"),
+    ("round_limit", "1"): lazy_gettext("End the game after round %(rounds)s at the latest"),
+    ("round_limit", "0"): lazy_gettext("Play on until someone reaches a goal"),
+    # What an edition's book says about the limit (RoundLimitRule.status).
+    ("round_limit_status", "normal"): lazy_gettext(
+        "In this edition the game ends after round %(rounds)s at the latest; playing on is the "
+        "option."),
+    ("round_limit_status", "optional"): lazy_gettext(
+        "This edition offers the limit as an optional rule."),
+    ("round_limit_status", "none"): lazy_gettext(
+        "This edition has no round limit: adding one is a house rule with no printed "
+        "tie-break."),
     "simultaneous_goal": lazy_gettext("Clash reading"),
     ("simultaneous_goal", "charm"): lazy_gettext("Eleven charm points win (official)"),
     ("simultaneous_goal", "geishas"): lazy_gettext("Four geishas win (variant)"),

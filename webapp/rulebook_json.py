@@ -35,10 +35,21 @@ def hanamikoji(lang: str) -> dict[str, Any]:
                     "clash_winner": rb.clash_winner},
         "round_limit": {"rounds": rb.round_limit},
         "default_edition": rb.default_edition,
+        "sources": [
+            {"id": src.key, "title": src.title, "lang": src.lang,
+             "about": t.pgettext(f"source.{src.key}", src.about), "where": src.where}
+            for src in rb.sources.values()
+        ],
         "editions": [
             {"id": e.id, "publisher": e.publisher, "language": e.language, "year": e.year,
-             "source": e.source, "actions": dict(e.actions),
-             "round_limit_tiebreak": list(e.round_limit_tiebreak),
+             "actions": dict(e.actions),
+             "action_names": {"basis": e.action_names.basis,
+                              "sources": list(e.action_names.sources)},
+             "round_limit": {"status": e.round_limit.status,
+                             "tiebreak": list(e.round_limit.tiebreak),
+                             "basis": e.round_limit.sourced.basis,
+                             "inferred_from": e.round_limit.inferred_from,
+                             "sources": list(e.round_limit.sourced.sources)},
              "rule": f"edition.{e.id}"}
             for e in rb.editions.values()
         ],

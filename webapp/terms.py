@@ -15,7 +15,15 @@ from babel import Locale
 from markupsafe import Markup, escape
 
 from rulebook.hanamikoji.terms import action_names
-from rulebook.i18n import translator
+from rulebook.i18n import N_, translator
+
+# How a fact was read (`basis` in the rulebook YAML), as the pages say it.
+BASIS_LABELS = {
+    "printed": N_("printed in the book"),
+    "reported": N_("as reviews and summaries report it"),
+    "inferred": N_("inferred"),
+    "guide": N_("a guide's terms, not checked against the book"),
+}
 
 
 class _KeepMissing(dict):
@@ -72,6 +80,9 @@ class GameTerms:
     def language(self, code: str) -> str:
         return language_name(code, self.lang)
 
+    def canonical_source(self) -> str:
+        return self.rb.canonical_source
+
 
 class Terms(GameTerms):
     """Hanamikoji terms for `lang` with `edition`'s action names where it is printed in `lang`."""
@@ -81,6 +92,24 @@ class Terms(GameTerms):
         self.edition = rulebook.editions.get(edition or "") or rulebook.editions[
             rulebook.default_edition
         ]
+
+    # -- sources -----------------------------------------------------------------------
+    def source(self, key: str) -> Markup:
+        """What a source is, in this language, with the work's own title marked by language."""
+        src = self.rb.sources[key]
+        about = escape(self.p(f"source.{key}", src.about))
+        if src.title:
+            return Markup('{} (<cite lang="{}">{}</cite>)').format(about, src.lang, src.title)
+        return about
+
+    def sources(self, keys: Any) -> Markup:
+        return Markup("; ").join(self.source(key) for key in keys)
+
+    def canonical_source(self) -> Markup:
+        return self.source(self.rb.canonical_source)
+
+    def basis(self, sourced: Any) -> str:
+        return self.gettext(BASIS_LABELS[sourced.basis])
 
     def edition_label(self, edition: Any) -> str:
         """"Deep Water Games (anglais, 2018)": how an edition is named in menus."""
@@ -146,7 +175,7 @@ class Terms(GameTerms):
         """(rule id, rule text) for each step of an edition's three-round tie-break."""
         edition = self.rb.editions.get(edition_id or "") or self.edition
         steps = []
-        for step in edition.round_limit_tiebreak:
+        for step in edition.round_limit.tiebreak:
             rule_id = self.rb.tiebreak_rules.get(step, self.rb.tiebreak_rules["unknown"])
             steps.append((rule_id, self.rule(rule_id)))
         return steps

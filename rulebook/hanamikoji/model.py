@@ -35,15 +35,52 @@ class Action:
 
 
 @dataclass(frozen=True, slots=True)
+class Source:
+    """A document facts come from: `about` is English (translated), `title` stays as printed."""
+
+    key: str
+    lang: str
+    about: str
+    where: str
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sourced:
+    """How a fact was read (`printed`, `reported`, `inferred`, `guide`) and from where."""
+
+    basis: str
+    sources: tuple[str, ...]
+
+    @property
+    def inferred(self) -> bool:
+        return self.basis == "inferred"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLimitRule:
+    """What an edition's book says about a game of at most `Rulebook.round_limit` rounds."""
+
+    status: str  # "normal" (the game's own end), "optional" (a printed option), "none"
+    # Steps such as ("most_charm", "highest_geisha", "shared"); ("unknown",) when no source says.
+    tiebreak: tuple[str, ...]
+    sourced: Sourced
+    inferred_from: str | None = None  # the edition whose chain an inferred one takes over
+
+    @property
+    def default_on(self) -> bool:
+        return self.status == "normal"
+
+
+@dataclass(frozen=True, slots=True)
 class Edition:
     id: str
     publisher: str
     language: str
     year: int | None
-    source: str
     actions: dict[str, str]
-    # Steps such as ("most_geishas", "most_charm", "shared"); ("unknown",) when no source says.
-    round_limit_tiebreak: tuple[str, ...]
+    action_names: Sourced
+    round_limit: RoundLimitRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +93,8 @@ class Section:
 @dataclass(frozen=True)
 class Rulebook:
     source_file: str
-    canonical_source: str
+    canonical_source: str  # a key of `sources`
+    sources: dict[str, Source]
     geishas: tuple[Geisha, ...]
     actions: dict[str, Action]
     removed: int
@@ -93,6 +131,11 @@ class Rulebook:
     def variant_default(self, name: str) -> Any:
         return self.variants[name]["default"]
 
+    def round_limit_default(self, edition: str) -> bool:
+        """Whether the three-round limit applies when a table does not say (`default: edition`)."""
+        default = self.variant_default("round_limit")
+        return self.editions[edition].round_limit.default_on if default == "edition" else default
+
 
 def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str, str]]:
     """What the schema cannot see: references between parts of the file."""
@@ -109,11 +152,31 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
             problems.append((f"actions[{i}].split", "the sets must add up to `cards`"))
     if data["default_edition"] not in data["editions"]:
         problems.append(("default_edition", f"no edition {data['default_edition']!r}"))
+    sources = data["sources"]
+
+    def check_sources(where: str, keys: list[str]) -> None:
+        for key in keys:
+            if key not in sources:
+                problems.append((where, f"no source {key!r}"))
+
+    check_sources("canonical_source", [data["canonical_source"]])
     for key, edition in data["editions"].items():
         if set(edition["actions"]) != set(action_ids):
             problems.append((f"editions.{key}.actions", f"must name exactly the actions {action_ids}"))
         if f"edition.{key}" not in rules:
             problems.append((f"editions.{key}", f"no rule text edition.{key}"))
+        check_sources(f"editions.{key}.action_names", edition["action_names"]["sources"])
+        limit = edition["round_limit"]
+        check_sources(f"editions.{key}.round_limit", limit["sources"])
+        if (limit["basis"] == "inferred") != ("inferred_from" in limit):
+            problems.append((f"editions.{key}.round_limit", "an inferred chain names `inferred_from`"))
+        if limit.get("inferred_from", key) not in data["editions"]:
+            problems.append((f"editions.{key}.round_limit.inferred_from", "no such edition"))
+    for key, variant in data["variants"].items():
+        for choice, spec in variant.get("choices", {}).items():
+            check_sources(f"variants.{key}.choices.{choice}", spec["sources"])
+    for i, entry in enumerate(data["disagreements"]):
+        check_sources(f"disagreements[{i}].sources", entry.get("sources", []))
     for step, spec in data["tiebreak_steps"].items():
         if spec["rule"] not in rules:
             problems.append((f"tiebreak_steps.{step}.rule", f"unknown rule id {spec['rule']!r}"))
@@ -138,11 +201,23 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
     def chain(value: Any) -> tuple[str, ...]:
         return ("unknown",) if value == "unknown" else tuple(value)
 
+    def edition(key: str, e: dict[str, Any]) -> Edition:
+        limit = e["round_limit"]
+        return Edition(
+            id=key, publisher=e["publisher"], language=e["language"], year=e["year"],
+            actions=e["actions"],
+            action_names=Sourced(e["action_names"]["basis"], tuple(e["action_names"]["sources"])),
+            round_limit=RoundLimitRule(limit["status"], chain(limit["tiebreak"]),
+                                       Sourced(limit["basis"], tuple(limit["sources"])),
+                                       limit.get("inferred_from")),
+        )
+
     geishas = tuple(Geisha(**g) for g in data["geishas"])
     rnd, victory = data["round"], data["victory"]
     return Rulebook(
         source_file=source_file,
         canonical_source=data["canonical_source"],
+        sources={key: Source(key=key, **spec) for key, spec in data["sources"].items()},
         geishas=geishas,
         actions={
             a["id"]: Action(**{**a, "split": tuple(a["split"]) if a["split"] else None})
@@ -160,10 +235,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         round_limit=data["round_limit"]["rounds"],
         tiebreak_rules={k: v["rule"] for k, v in data["tiebreak_steps"].items()},
         default_edition=data["default_edition"],
-        editions={
-            key: Edition(id=key, **{**e, "round_limit_tiebreak": chain(e["round_limit_tiebreak"])})
-            for key, e in data["editions"].items()
-        },
+        editions={key: edition(key, e) for key, e in data["editions"].items()},
         variants=data["variants"],
         disagreements=tuple(data["disagreements"]),
         faq=tuple(data["faq"]),

@@ -7,7 +7,7 @@ comes from the loaded rulebook; every decision in a ruling carries its rule id.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..i18n import N_, Np_, translator
@@ -49,10 +49,22 @@ M = {
         "is played."
     ),
     "round.past-limit": N_("With the three-round limit the game ends after round {limit}."),
+    "round.past-edition-limit": N_(
+        "The {edition} edition ends the game after round {limit}; switch the three-round limit "
+        "off to play on until someone reaches a goal."
+    ),
     "board.count": N_("A card count must be a whole number of 0 or more, not {value}."),
     "card.unknown": N_("Unknown card {value}; name a geisha: {choices}."),
     "log.unknown-action": N_("Unknown action {value}; the actions are {choices}."),
     "log.wrong-player": N_("It is {expected}’s turn here, not {player}’s."),
+    "log.wrong-starter-first": N_(
+        "{expected} plays first in round 1, not {player}: the referee calls the player who "
+        "starts the first round player A."
+    ),
+    "log.wrong-starter": N_(
+        "{expected} starts round {round}, not {player}: {expected} went second in round "
+        "{previous}, and whoever goes second in a round starts the next one."
+    ),
     "log.action-reused": N_("{player} has already used {action} in this round."),
     "log.competition-split": N_(
         "{action} needs two sets of two cards, for example [[\"ruri\", \"ruri\"], "
@@ -130,6 +142,8 @@ E = {
     "marker.kept": N_("{geisha} ({charm}): {a} – {b}. Her favour stays with {player}."),
     "marker.tie-kept": N_("{geisha} ({charm}): {a} – {b}, a tie. Her marker stays with {player}."),
     "marker.tie-middle": N_("{geisha} ({charm}): {a} – {b}, a tie. Her marker stays in the middle."),
+    "marker.empty-kept": N_("{geisha} ({charm}): no cards on either side. Her favour stays with {player}."),
+    "marker.empty-middle": N_("{geisha} ({charm}): no cards on either side. Her marker stays in the middle."),
     "totals": N_("{player}: {geishas}, {charm}."),
     "goal.geishas": N_("{player} has the favour of {geishas} and wins."),
     "goal.charm": N_("{player} has {charm} and wins."),
@@ -143,9 +157,23 @@ E = {
     ),
     "goal.none": N_("Nobody has {geishas} or {charm} yet, so the game goes on."),
     "next.start": N_("The favour markers stay where they are, and {player} starts round {round}."),
-    "limit.reached": N_("Round {round} was the last under the three-round limit: the {edition} tie-break decides."),
-    "tiebreak.most_geishas.win": N_("Most geishas: {a} against {b}. {player} wins."),
-    "tiebreak.most_geishas.level": N_("Most geishas: {a} against {b}, level."),
+    "limit.optional": N_(
+        "Round {round} was the last under the optional three-round limit: the {edition} "
+        "tie-break decides."
+    ),
+    "limit.normal": N_(
+        "Round {round} ends the game: the {edition} edition plays at most {limit} rounds, and "
+        "its tie-break decides."
+    ),
+    "limit.house": N_(
+        "Round {round} was the last under a three-round limit, which the {edition} rulebook "
+        "does not have: as a house rule it comes with no printed tie-break, so agree at your "
+        "table who wins."
+    ),
+    "limit.inferred": N_(
+        "This tie-break is inferred from the {source} edition, a translation of the same "
+        "rulebook: the {edition} book's own wording of this optional rule could not be checked."
+    ),
     "tiebreak.most_charm.win": N_("Most charm points: {a} against {b}. {player} wins."),
     "tiebreak.most_charm.level": N_("Most charm points: {a} against {b}, level."),
     "tiebreak.highest_geisha.win": N_("Highest-valued geishas: {a} against {b}. {player} wins."),
@@ -164,11 +192,14 @@ E = {
     "result.win": N_("{player} wins ({reason})."),
     "result.shared": N_("The players share the victory."),
     "result.undecided": N_("The rulebook of this edition leaves the result open."),
+    "result.house": N_("No printed rule decides the result: agree on it at your table."),
     "outcome.shared": N_("the victory would be shared."),
     "outcome.continue": N_("the game would go on."),
     "outcome.undecided": N_("the rulebook would leave the result open."),
+    "outcome.house": N_("no printed rule would decide the result."),
     "outcome.earlier": N_("{player} would already have won after round {round} ({reason})."),
     "reading.edition": N_("{edition} rules"),
+    "reading.edition-inferred": N_("{edition} rules (tie-break inferred from the {source} edition)"),
     "reading.clash-geishas": N_("the geishas-first clash reading"),
     "reading.clash-charm": N_("the official clash rule"),
     "reading.limit-on": N_("the three-round limit"),
@@ -193,11 +224,11 @@ REASONS = {
     "charm": N_("enough charm points"),
     "clash_charm": N_("charm points beat geishas in a clash"),
     "clash_geishas": N_("geishas beat charm points in a clash"),
-    "limit_most_geishas": N_("most geishas after the last round"),
     "limit_most_charm": N_("most charm points after the last round"),
     "limit_highest_geisha": N_("highest-valued geisha after the last round"),
     "limit_shared": N_("level after the last round"),
     "limit_unknown": N_("level after the last round; the edition gives no further tie-break"),
+    "limit_house": N_("three rounds played under a house rule with no printed tie-break"),
 }
 
 
@@ -206,8 +237,9 @@ class Config:
     """The reading in force: an edition plus the variants."""
 
     edition: str
-    round_limit: bool
+    round_limit: bool  # in force (the table's choice, or else the edition's own rule)
     clash_winner: str  # "charm" (official) or "geishas"
+    limit_chosen: bool = False  # the table set `round_limit` (else it follows the edition)
 
 
 @dataclass(slots=True)
@@ -237,6 +269,7 @@ class Decision:
     reason: str | None
     rules: tuple[str, ...]
     steps: tuple[tuple[str, str | None, dict[str, Any]], ...]  # (message key, rule, values)
+    inferred: bool = False  # decided by a tie-break chain no source prints (basis: inferred)
 
 
 class Phrases:
@@ -325,7 +358,7 @@ class Referee:
             edition = rb.default_edition
         self.edition = edition
 
-        round_limit = rb.variant_default("round_limit")
+        round_limit = None  # not set by the table: the edition's own rule
         clash = rb.variant_default("simultaneous_goal")
         variants = req.get("variants", {})
         if not isinstance(variants, dict):
@@ -348,7 +381,10 @@ class Referee:
                 round_limit = value
             elif name == "simultaneous_goal":
                 clash = value
-        config = Config(edition, round_limit, rb.clash_winner if clash == "charm" else clash)
+        config = Config(edition,
+                        rb.round_limit_default(edition) if round_limit is None else round_limit,
+                        rb.clash_winner if clash == "charm" else clash,
+                        limit_chosen=round_limit is not None)
 
         players = req.get("players", {})
         if not isinstance(players, dict):
@@ -507,6 +543,9 @@ class Referee:
                     self.error("request.type", f"{entry_path}/player", "turn.alternate",
                                expected="“a”, “b”", value=describe(player))
                 player = mover
+            elif player != mover and k == 0:
+                self.wrong_starter(f"{entry_path}/player", round_no, mover, player)
+                expected = OTHER[player]  # judge the rest of the log by its own order
             elif player != mover:
                 self.error("log.wrong-player", f"{entry_path}/player", "turn.alternate",
                            expected=self.names[mover], player=self.names[player])
@@ -573,6 +612,22 @@ class Referee:
         if removed is None and len(missing) == 1 and rb.removed == 1:
             inferred = missing[0]
         return sides, None, inferred
+
+    def past_limit(self, path: str, config: Config) -> None:
+        if config.limit_chosen:
+            self.error("round.past-limit", path, "variant.round-limit", limit=self.rb.round_limit)
+        else:  # the edition's own end of the game
+            self.error("round.past-edition-limit", path, "variant.round-limit",
+                       limit=self.rb.round_limit, edition=self.edition_label(config.edition))
+
+    def wrong_starter(self, path: str, round_no: int, expected: str, player: str) -> None:
+        """One error that says who starts this round and why (not one per action)."""
+        names = {"expected": self.names[expected], "player": self.names[player]}
+        if round_no == 1:
+            self.error("log.wrong-starter-first", path, "referee.start", **names)
+        else:
+            self.error("log.wrong-starter", path, "refresh.switch-start", round=round_no,
+                       previous=round_no - 1, **names)
 
     def read_action_cards(self, entry: dict, path: str, action) -> list[list[int]] | None:
         """The cards of an action as groups: one group, or one per competition set."""
@@ -683,17 +738,28 @@ class Referee:
                         (("goal.none", "victory.immediate", {}),))
 
     def tiebreak(self, s: Standing, config: Config) -> Decision:
+        """The edition's rule for a game that ends after the last round without a goal."""
         rb = self.rb
+        edition = rb.editions[config.edition]
+        limit = edition.round_limit
+        edition_rule = f"edition.{edition.id}"
+        if limit.status == "none":  # a house rule: nothing printed decides it
+            return Decision("undecided", None, "limit_house", ("variant.round-limit", edition_rule),
+                            (("limit.house", "variant.round-limit", {}),))
         steps: list[tuple[str, str | None, dict[str, Any]]] = [
-            ("limit.reached", "variant.round-limit", {})]
+            (f"limit.{limit.status}", "variant.round-limit", {})]
         rules = ["variant.round-limit"]
-        measures = {"most_geishas": s.geishas, "most_charm": s.charm, "highest_geisha": s.values}
-        for step in rb.editions[config.edition].round_limit_tiebreak:
+        inferred = limit.sourced.inferred
+        if inferred:
+            steps.append(("limit.inferred", edition_rule, {}))
+            rules.append(edition_rule)
+        measures = {"most_charm": s.charm, "highest_geisha": s.values}
+        for step in limit.tiebreak:
             rule = rb.tiebreak_rules[step]
             rules.append(rule)
             if step == "shared":
                 steps.append(("tiebreak.shared", rule, {}))
-                return Decision("shared", None, "limit_shared", tuple(rules), tuple(steps))
+                return Decision("shared", None, "limit_shared", tuple(rules), tuple(steps), inferred)
             if step == "unknown":
                 steps.append(("tiebreak.unknown", rule, {}))
                 return Decision("undecided", None, "limit_unknown", tuple(rules), tuple(steps))
@@ -703,7 +769,7 @@ class Referee:
                 continue
             winner = "a" if a > b else "b"
             steps.append((f"tiebreak.{step}.win", rule, {"step": step, "winner": winner}))
-            return Decision("win", winner, f"limit_{step}", tuple(rules), tuple(steps))
+            return Decision("win", winner, f"limit_{step}", tuple(rules), tuple(steps), inferred)
         # A chain that ends without a verdict is left open rather than invented.
         return Decision("undecided", None, "limit_unknown", tuple(rules), tuple(steps))
 
@@ -726,7 +792,8 @@ class Referee:
                 key, rule, player = ("marker.kept" if held == winner else "marker.won",
                                      "scoring.majority", names[winner])
             else:
-                key = "marker.tie-middle" if held is None else "marker.tie-kept"
+                empty = "empty" if a == 0 else "tie"  # 0 – 0 is no cards at all, not a tie
+                key = f"marker.{empty}-middle" if held is None else f"marker.{empty}-kept"
                 rule, player = "scoring.tie-keeps-marker", names.get(held)
             message = explain[key].format(geisha=geishas[i], charm=self.rb.geishas[i].charm,
                                           a=a, b=b, player=player)
@@ -755,16 +822,19 @@ class Referee:
             elif key == "goal.none":
                 out.append(self.say(key, rule, geishas=self.plural("geishas", rb.goal_geishas),
                                     charm=self.plural("charm", rb.goal_charm)))
-            elif key == "limit.reached":
-                out.append(self.say(key, rule, round=s.round, edition=self.edition_label()))
+            elif key.startswith("limit."):
+                edition = self.rb.editions[self.edition]
+                source = edition.round_limit.inferred_from
+                out.append(self.say(key, rule, round=s.round, limit=rb.round_limit,
+                                    edition=self.edition_label(),
+                                    source=self.edition_label(source) if source else ""))
             elif key == "tiebreak.unknown":
                 out.append(self.say(key, rule, edition=self.edition_label()))
             elif key == "tiebreak.shared":
                 out.append(self.say(key, rule))
             else:
                 step = values["step"]
-                measure = {"most_geishas": s.geishas, "most_charm": s.charm,
-                           "highest_geisha": s.values}[step]
+                measure = {"most_charm": s.charm, "highest_geisha": s.values}[step]
                 a, b = measure["a"], measure["b"]
                 if step == "highest_geisha":
                     a, b = ", ".join(map(str, a)) or "–", ", ".join(map(str, b)) or "–"
@@ -779,7 +849,7 @@ class Referee:
         if d.status == "win":
             return self.t.gettext(E["result.win"]).format(
                 player=self.names[d.winner], reason=self.t.gettext(REASONS[d.reason]))
-        key = f"result.{d.status}"
+        key = "result.house" if d.reason == "limit_house" else f"result.{d.status}"
         return self.t.gettext(E[key]) if key in E else None
 
     def outcome_text(self, d: Decision, decided_round: int, last_round: int) -> str:
@@ -790,7 +860,8 @@ class Referee:
                 return t.gettext(E["outcome.earlier"]).format(
                     player=self.names[d.winner], round=decided_round, reason=reason)
             return t.gettext(E["outcome.win"]).format(player=self.names[d.winner], reason=reason)
-        return t.gettext(E[f"outcome.{d.status}"])
+        key = "outcome.house" if d.reason == "limit_house" else f"outcome.{d.status}"
+        return t.gettext(E[key])
 
 
 def pointer_join(path: str, key: Any) -> str:
@@ -798,8 +869,11 @@ def pointer_join(path: str, key: Any) -> str:
 
 
 def _result(d: Decision, round_no: int, reason_text: str | None) -> dict[str, Any]:
-    return {"status": d.status, "winner": d.winner, "round": round_no, "reason": d.reason,
-            "rules": list(d.rules), "message": reason_text}
+    out = {"status": d.status, "winner": d.winner, "round": round_no, "reason": d.reason,
+           "rules": list(d.rules), "message": reason_text}
+    if d.inferred:
+        out["inferred"] = True
+    return out
 
 
 def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) -> dict[str, Any]:
@@ -812,7 +886,8 @@ def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) ->
     config, round_no, favor, rounds = read
     game_over: tuple[int, Decision] | None = None
     if round_no > 1 and any(favor):
-        early = ref.decide(ref.count(round_no - 1, favor), Config(config.edition, False, config.clash_winner))
+        early = ref.decide(ref.count(round_no - 1, favor),
+                           Config(config.edition, False, config.clash_winner))
         if early.status == "win":
             goal = ref.t.gettext(REASONS[early.reason])
             ref.error("start.already-won", "/start/favor", "victory.immediate",
@@ -834,10 +909,10 @@ def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) ->
             elif d.status == "shared":
                 ref.error("round.after-shared", path, "victory.immediate", round=ended)
             else:  # undecided: the round limit ended the game and the edition gives no verdict
-                ref.error("round.past-limit", path, "variant.round-limit", limit=rb.round_limit)
+                ref.past_limit(path, config)
             break
         if config.round_limit and number > rb.round_limit:
-            ref.error("round.past-limit", path, "variant.round-limit", limit=rb.round_limit)
+            ref.past_limit(path, config)
             break
         if not isinstance(rnd, dict):
             ref.type_error(path, "object", rnd)
@@ -953,12 +1028,13 @@ def _readings(rb: Rulebook, config: Config) -> list[tuple[Config, str, dict[str,
     out = []
     for key in rb.editions:
         if key != config.edition:
-            out.append((Config(key, config.round_limit, config.clash_winner), "reading.edition",
-                        {"edition": key}))
+            # another edition with the table's limit choice, or else that edition's own rule
+            limit = config.round_limit if config.limit_chosen else rb.round_limit_default(key)
+            out.append((Config(key, limit, config.clash_winner, config.limit_chosen),
+                        "reading.edition", {"edition": key}))
     flipped = "geishas" if config.clash_winner == "charm" else "charm"
-    out.append((Config(config.edition, config.round_limit, flipped),
-                f"reading.clash-{flipped}", {}))
-    out.append((Config(config.edition, not config.round_limit, config.clash_winner),
+    out.append((replace(config, clash_winner=flipped), f"reading.clash-{flipped}", {}))
+    out.append((replace(config, round_limit=not config.round_limit, limit_chosen=True),
                 "reading.limit-off" if config.round_limit else "reading.limit-on", {}))
     return out
 
@@ -981,8 +1057,9 @@ def alternatives(ref: Referee, config: Config, standings: list[Standing],
 
     def reading_key(c: Config) -> tuple:
         limit = c.round_limit and limit_seen
+        rule = rb.editions[c.edition].round_limit
         return (c.clash_winner if clash_seen else None, limit,
-                rb.editions[c.edition].round_limit_tiebreak if limit else None)
+                (rule.status == "none", rule.tiebreak, rule.sourced.inferred) if limit else None)
 
     seen: dict[tuple, tuple[Decision, int]] = {reading_key(config): (chosen, len(standings) - 1)}
     for other, label, values in readings(rb, config):
@@ -996,7 +1073,12 @@ def alternatives(ref: Referee, config: Config, standings: list[Standing],
         if d.status == "undecided" and chosen.status == "undecided":
             continue
         if "edition" in values:
-            reading = ref.t.gettext(E[label]).format(edition=ref.edition_label(values["edition"]))
+            edition = rb.editions[values["edition"]]
+            source = edition.round_limit.inferred_from
+            if d.inferred and source:
+                label = "reading.edition-inferred"
+            reading = ref.t.gettext(E[label]).format(edition=ref.edition_label(edition.id),
+                                                     source=ref.edition_label(source or edition.id))
         else:
             reading = ref.t.gettext(E[label])
         outcome = ref.outcome_text(d, decided_round, last_round)
@@ -1007,6 +1089,7 @@ def alternatives(ref: Referee, config: Config, standings: list[Standing],
             "status": d.status, "winner": d.winner, "round": decided_round, "reason": d.reason,
             "rules": list(d.rules),
             "message": ref.t.gettext(E["alternative"]).format(reading=reading, outcome=outcome),
+            **({"inferred": True} if d.inferred else {}),
         })
     return out
 

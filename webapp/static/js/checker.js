@@ -105,6 +105,10 @@
     if (["", "0", "off", "false", "no"].indexOf(t) >= 0) { return false; }
     return raw;
   }
+  function limitValue(raw) {  // "" is the edition's own rule; otherwise on (1) or off (0)
+    var b = bool(raw);
+    return b === true ? "1" : b === false ? "0" : raw;
+  }
   function buildRequest(st, withPending) {
     var doc = { game: "hanamikoji" };
     if (st.edition) { doc.edition = st.edition; }
@@ -146,7 +150,7 @@
     if (mode !== "board") { items.push(["mode", mode]); }
     ["a", "b"].forEach(function (p) { if (st.names[p]) { items.push(["n" + p, st.names[p]]); } });
     if (st.edition && st.edition !== ds.edition) { items.push(["edition", st.edition]); }
-    if (st.round_limit) { items.push(["round_limit", "1"]); }
+    if (st.round_limit) { items.push(["round_limit", limitValue(st.round_limit)]); }
     if (st.simultaneous_goal && st.simultaneous_goal !== ds.goal) { items.push(["simultaneous_goal", st.simultaneous_goal]); }
     var round = String(over.round !== undefined ? over.round : st.round);
     if (round && round !== "1") { items.push(["round", round]); }
@@ -169,7 +173,7 @@
   function ruleUrl(rule, st) {
     var q = [];
     if (st.edition && st.edition !== ds.edition) { q.push("edition=" + encodeURIComponent(st.edition)); }
-    if (st.round_limit) { q.push("round_limit=1"); }
+    if (st.round_limit) { q.push("round_limit=" + encodeURIComponent(limitValue(st.round_limit))); }
     if (st.simultaneous_goal && st.simultaneous_goal !== ds.goal) { q.push("simultaneous_goal=" + encodeURIComponent(st.simultaneous_goal)); }
     return ds.rules + (q.length ? "?" + q.join("&") : "") + (rule ? "#" + rule : "");
   }

@@ -1,0 +1,141 @@
+"""Edition facts from the rules audit, each test named after the rule it checks.
+
+Kosmos and Iello end the game after round 3 (their normal rule); Deep Water's tie-break is
+inferred from the Geekach translation; EmperorS4 has no round limit at all.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulebook.hanamikoji.model import load_rulebook
+from rulebook.referee import referee
+
+YAML = Path(__file__).resolve().parents[1] / "rulebook" / "hanamikoji.yaml"
+TIED = {"a": [1, 1, 1, 1, 1, 1, 2], "b": [1, 1, 1, 1, 1, 1, 2]}  # every geisha level
+# Round 3 from these markers with all ties: A 1 geisha / 2 charm, B 2 geishas / 7 charm.
+FAVOR = ["a", "b", None, None, None, None, "b"]
+
+
+def third_round(edition: str, **variants) -> dict:
+    request = {"game": "hanamikoji", "edition": edition, "start": {"round": 3, "favor": FAVOR},
+               "rounds": [{"board": TIED}]}
+    if variants:
+        request["variants"] = variants
+    return referee(request)
+
+
+def messages(response: dict) -> str:
+    return " ".join(e["message"] for e in response["rounds"][-1]["explanation"])
+
+
+def test_edition_kosmos_ends_after_round_three_by_default():
+    r = third_round("kosmos")
+    assert r["variants"]["round_limit"] is True
+    assert (r["result"]["status"], r["result"]["winner"]) == ("win", "b")
+    assert r["result"]["reason"] == "limit_most_charm" and r["next"] is None
+    assert "plays at most 3 rounds" in messages(r)
+
+
+def test_edition_iello_ends_after_round_three_by_default():
+    r = third_round("iello")
+    assert r["variants"]["round_limit"] is True
+    assert (r["result"]["status"], r["result"]["winner"]) == ("win", "b")
+
+
+def test_edition_kosmos_level_points_are_undecided():
+    r = referee({"game": "hanamikoji", "edition": "kosmos", "rounds": [{"board": TIED}] * 3})
+    assert r["result"]["status"] == "undecided"
+    assert r["result"]["rules"][-1] == "tiebreak.unknown"
+
+
+def test_variant_round_limit_false_plays_on_under_kosmos():
+    r = third_round("kosmos", round_limit=False)
+    assert r["result"]["status"] == "continue" and r["next"]["round"] == 4
+    # the edition's own rule is named as the other reading
+    assert any(a["variants"]["round_limit"] and a["winner"] == "b" for a in r["alternatives"])
+
+
+def test_variant_round_limit_past_round_three_under_kosmos():
+    r = referee({"game": "hanamikoji", "edition": "iello", "start": {"round": 4, "favor": FAVOR},
+                 "rounds": [{"board": TIED}]})
+    assert [e["code"] for e in r["errors"]] == ["round.past-edition-limit"]
+    assert "Iello" in r["errors"][0]["message"]
+
+
+def test_edition_deepwater_tiebreak_is_inferred_from_geekach():
+    r = third_round("deepwater", round_limit=True)
+    assert (r["result"]["winner"], r["result"]["reason"]) == ("b", "limit_most_charm")
+    assert r["result"]["inferred"] is True
+    assert "edition.deepwater" in r["result"]["rules"]
+    assert "inferred from the Geekach Games edition" in messages(r)
+    assert "could not be checked" in messages(r)
+    geekach = third_round("geekach", round_limit=True)
+    assert "inferred" not in geekach["result"]
+    assert (geekach["result"]["winner"], geekach["result"]["reason"]) == ("b", "limit_most_charm")
+
+
+def test_edition_deepwater_cites_no_page_of_an_unseen_book():
+    text = YAML.read_text(encoding="utf-8")
+    assert "RB p." not in text and "most_geishas" not in text
+
+
+def test_edition_deepwater_limit_is_off_unless_chosen():
+    r = third_round("deepwater")
+    assert r["variants"]["round_limit"] is False and r["result"]["status"] == "continue"
+
+
+def test_edition_emperors4_has_no_round_limit():
+    rb = load_rulebook()
+    assert rb.editions["emperors4"].round_limit.status == "none"
+    assert third_round("emperors4")["result"]["status"] == "continue"
+
+
+def test_edition_emperors4_limit_as_house_rule_is_undecided_without_claiming_a_tie():
+    r = third_round("emperors4", round_limit=True)
+    assert (r["result"]["status"], r["result"]["reason"]) == ("undecided", "limit_house")
+    text = messages(r)
+    assert "does not have" in text and "house rule" in text
+    assert "level" not in text and "tie-break decides" not in text
+    # B leads on charm: other editions say so
+    assert any(a["edition"] == "geekach" and a["winner"] == "b" for a in r["alternatives"])
+
+
+def test_edition_iello_action_names_are_the_guides():
+    rb = load_rulebook()
+    names = rb.editions["iello"].action_names
+    assert (names.basis, names.sources) == ("guide", ("fr-guide",))
+    assert "board-game.co.uk" in rb.sources["fr-guide"].about
+
+
+def test_disagree_tie_marker_says_stays_in_the_middle():
+    rb = load_rulebook()
+    text = rb.rules["disagree.tie-marker"]
+    assert "stays in the middle" in text and "returns" not in text
+
+
+def test_disagree_clash_drops_unverified_hobby_programs_and_names_the_article():
+    rb = load_rulebook()
+    assert "hobby" not in rb.rules["disagree.clash"]
+    assert "board-game.co.uk" in rb.rules["disagree.clash"]
+    assert rb.variants["simultaneous_goal"]["choices"]["geishas"]["sources"] == ["fr-guide"]
+
+
+def test_scoring_tie_keeps_marker_empty_geisha_is_no_cards_not_a_tie():
+    board = {"a": [0, 2, 0, 2, 1, 1, 2], "b": [0, 0, 2, 1, 2, 2, 1]}
+    r = referee({"game": "hanamikoji", "rounds": [{"board": board}]})
+    ayane = r["rounds"][0]["explanation"][0]
+    assert ayane["rule"] == "scoring.tie-keeps-marker"
+    assert "no cards on either side" in ayane["message"] and "tie" not in ayane["message"]
+
+
+def test_refresh_switch_start_wrong_starter_is_one_error_that_says_why():
+    log = [{"player": p, "action": a, "cards": c, **extra} for p, a, c, extra in [
+        ("a", "secret", ["ruri"], {}), ("b", "secret", ["anju"], {}),
+        ("a", "tradeoff", ["ayane", "iroha"], {}), ("b", "tradeoff", ["yoko", "tomoyo"], {}),
+    ]]
+    r = referee({"game": "hanamikoji", "start": {"round": 2, "favor": [None] * 7},
+                 "rounds": [{"actions": log}]})
+    assert [e["code"] for e in r["errors"]] == ["log.wrong-starter"]
+    error = r["errors"][0]
+    assert error["rule"] == "refresh.switch-start" and error["path"] == "/rounds/0/actions/0/player"
+    assert "Player B starts round 2" in error["message"] and "second in round 1" in error["message"]
