@@ -1,8 +1,45 @@
-"""Problems a user can cause: a stable code, a JSON pointer, the rule broken, a message."""
+"""Problems a user can cause, in one dialect for every game.
+
+A problem has a stable `code`, a JSON pointer `path` to the field, the `rule` it breaks, a
+message in the request's language, and a `kind`:
+
+* `malformed`: the request is not shaped as its schema says (not a JSON object, a value
+  of the wrong JSON type, a required field missing, a field nobody knows): HTTP 400;
+* `illegal`: well shaped, but the rules refuse it (a count the cards do not allow, wrong
+  totals, turn order, an unknown edition or card, a round after the end): HTTP 422.
+
+The codes of situations every game shares live here, with one message each.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from .i18n import N_
+
+MALFORMED = "malformed"
+ILLEGAL = "illegal"
+
+# Shared situations: code -> message template ({placeholders} filled after translation).
+SHARED = {
+    "request.not-object": N_("The request must be a JSON object."),
+    "request.unknown-field": N_("Unknown field “{field}”."),
+    "request.missing-field": N_("The field “{field}” is missing."),
+    "request.type": N_("Expected {expected} here, not {value}."),
+    "game.unknown": N_("Unknown game {value}; this referee knows {games}."),
+}
+# The shared codes that describe a malformed request; every other code is `illegal`.
+MALFORMED_CODES = frozenset(
+    {"request.not-object", "request.unknown-field", "request.missing-field", "request.type"})
+
+# Names of JSON types in "Expected ... here" messages.
+EXPECTED = {
+    "object": N_("an object"),
+    "list": N_("a list"),
+    "text": N_("text"),
+    "integer": N_("a whole number"),
+    "boolean": N_("true or false"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -11,9 +48,20 @@ class Problem:
     path: str
     rule: str
     message: str
+    kind: str = ILLEGAL
 
     def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "path": self.path, "rule": self.rule, "message": self.message}
+        return {"code": self.code, "path": self.path, "rule": self.rule,
+                "message": self.message, "kind": self.kind}
+
+
+def kind_of(code: str) -> str:
+    return MALFORMED if code in MALFORMED_CODES else ILLEGAL
+
+
+def request_kind(errors: list[dict[str, Any]]) -> str:
+    """A whole request is malformed when any of its problems is."""
+    return MALFORMED if any(e.get("kind") == MALFORMED for e in errors) else ILLEGAL
 
 
 def pointer(*parts: Any) -> str:
@@ -25,3 +73,8 @@ def describe(value: Any) -> str:
     """A short, safe rendering of a bad value for an error message."""
     text = repr(value) if not isinstance(value, str) else f'"{value}"'
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def quoted_list(values: Any) -> str:
+    """`“a”, “b”`: the choices named in a message."""
+    return ", ".join(f"“{v}”" for v in values)

@@ -3,12 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .i18n import N_, translator
-from .problems import describe
+from .i18n import translator
+from .problems import SHARED, Problem, describe, kind_of, quoted_list
 
 GAMES = ("hanamikoji", "koikoi")
-UNKNOWN_GAME = N_("Unknown game {value}; this referee knows {games}.")
-NOT_OBJECT = N_("The request must be a JSON object.")
 
 
 def game_referee(game: str):
@@ -22,14 +20,17 @@ def game_referee(game: str):
 def referee(request: Any, lang: str = "en") -> dict[str, Any]:
     """Validate and score a request for any game; the response document (never raises)."""
     t = translator(lang)
+
+    def refuse(code: str, path: str, **values: Any) -> dict[str, Any]:
+        message = t.gettext(SHARED[code]).format(**values)
+        problem = Problem(code, path, "referee.request", message, kind_of(code))
+        return {"valid": False, "errors": [problem.as_dict()]}
+
     if not isinstance(request, dict):
-        return {"valid": False, "errors": [
-            {"code": "request.not-object", "path": "", "rule": "referee.request",
-             "message": t.gettext(NOT_OBJECT)}]}
+        return refuse("request.not-object", "")
     game = request.get("game")
+    if "game" not in request:
+        return refuse("request.missing-field", "/game", field="game")
     if game not in GAMES:
-        games = ", ".join(f"“{g}”" for g in GAMES)
-        return {"valid": False, "errors": [
-            {"code": "game.unknown", "path": "/game", "rule": "referee.request",
-             "message": t.gettext(UNKNOWN_GAME).format(value=describe(game), games=games)}]}
+        return refuse("game.unknown", "/game", value=describe(game), games=quoted_list(GAMES))
     return game_referee(game)(request, lang)

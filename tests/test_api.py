@@ -36,7 +36,7 @@ ERROR_CASES = {
     "game.unknown": {"game": "chess", "rounds": []},
     "edition.unknown": hk({"board": BOARD}, edition="bootleg"),
     "variant.unknown": hk({"board": BOARD}, variants={"turbo": True}),
-    "variant.value": hk({"board": BOARD}, variants={"round_limit": "yes"}),
+    "variant.value": hk({"board": BOARD}, variants={"simultaneous_goal": "dice"}),
     "players.name": hk({"board": BOARD}, players={"a": ""}),
     "start.round": hk({"board": BOARD}, start={"round": 0}),
     "start.favor-length": hk({"board": BOARD}, start={"round": 2, "favor": ["a"]}),

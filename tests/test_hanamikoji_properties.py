@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from rulebook.hanamikoji.model import load_rulebook
 from rulebook.hanamikoji.referee import referee
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "rulebook" / "schemas"
@@ -425,7 +426,9 @@ def test_bad_board_count_is_rejected(seed, pos, side, bad):
     r = sim.simulate_round(random.Random(seed), "a")
     board = copy.deepcopy(r.board)
     board[side][pos] = bad
-    assert "board.count" in rejected(sim.request([{"board": board}]))
+    # a negative count breaks the rules; a value that is not a whole number is malformed
+    expected = "board.count" if type(bad) is int else "request.type"
+    assert expected in rejected(sim.request([{"board": board}]))
 
 
 @FAST
@@ -670,6 +673,8 @@ def simulated_requests(draw):
     if limit or draw(st.booleans()):
         extra["variants"] = {"round_limit": limit,
                              "simultaneous_goal": draw(st.sampled_from(["charm", "geishas"]))}
+    elif load_rulebook().round_limit_default(extra.get("edition", "deepwater")):
+        extra["variants"] = {"round_limit": False}  # this edition's book stops after round 3
     return {"game": "hanamikoji", "rounds": rounds, **extra}
 
 
@@ -703,7 +708,7 @@ def _get(doc, path):
 
 def test_schema_enums_match_the_rulebook():
     from rulebook.hanamikoji.model import load_rulebook
-    from rulebook.hanamikoji.referee import MP, M
+    from rulebook.hanamikoji.request import MP, M
     rb = load_rulebook()
     d = REQUEST_SCHEMA["$defs"]
     assert d["geisha"]["enum"] == [g.id for g in rb.geishas]

@@ -188,11 +188,12 @@ def test_referee_request_malformed_input_is_an_error_not_an_exception():
                 {"game": "hanamikoji", "rounds": [{"actions": [None, 3, {"action": []}]}]}):
         r = referee(bad)
         assert r["valid"] is False and r["errors"]
-        assert all(set(e) == {"code", "path", "rule", "message"} for e in r["errors"])
+        assert all(set(e) == {"code", "path", "rule", "message", "kind"} for e in r["errors"])
 
 
 def test_referee_request_unknown_ids():
-    r = referee({"game": "hanamikoji", "edition": "nope", "variants": {"x": 1, "round_limit": "yes"},
+    r = referee({"game": "hanamikoji", "edition": "nope",
+                 "variants": {"x": 1, "simultaneous_goal": "dice"},
                  "rounds": [{"board": EXAMPLE_BOARD, "removed": "hana"}]})
     assert codes(r) >= {"edition.unknown", "variant.unknown", "variant.value", "card.unknown"}
 

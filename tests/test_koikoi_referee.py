@@ -407,7 +407,7 @@ def test_referee_request_malformed_never_raises(junk):
     result = referee(junk)
     assert result["valid"] is False
     assert all(e["code"] != "request.internal" for e in result["errors"])
-    assert all(set(e) == {"code", "path", "rule", "message"} for e in result["errors"])
+    assert all(set(e) == {"code", "path", "rule", "message", "kind"} for e in result["errors"])
 
 
 def test_referee_languages_never_raise():

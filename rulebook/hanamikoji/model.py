@@ -107,6 +107,7 @@ class Rulebook:
     goal_charm: int
     clash_winner: str
     round_limit: int
+    max_rounds: int  # a limit of the referee, not a rule of the game
     tiebreak_rules: dict[str, str]
     default_edition: str
     editions: dict[str, Edition]
@@ -233,6 +234,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         goal_charm=victory["charm"],
         clash_winner=victory["clash_winner"],
         round_limit=data["round_limit"]["rounds"],
+        max_rounds=data["limits"]["max_rounds"],
         tiebreak_rules={k: v["rule"] for k, v in data["tiebreak_steps"].items()},
         default_edition=data["default_edition"],
         editions={key: edition(key, e) for key, e in data["editions"].items()},
