@@ -23,7 +23,7 @@ from ..problems import (
 )
 from .model import Action, Rulebook
 from .rules import OTHER, PLAYERS, Config
-from .terms import action_name, geisha_name, player_label
+from .terms import action_name, geisha_name, player_labels
 
 MAX_NAME = 40
 REQUEST_FIELDS = {"game", "edition", "variants", "players", "start", "rounds"}
@@ -161,7 +161,7 @@ class Reader:
         self.lang = lang
         self.t = translator(lang)
         self.problems: list[Problem] = []
-        self.names = {p: player_label(p, lang) for p in PLAYERS}
+        self.names = dict(player_labels(rb, lang))
         self.edition = rb.default_edition
 
     # -- messages -------------------------------------------------------------------

@@ -34,6 +34,14 @@ def player_label(player: str, lang: str) -> str:
     return translator(lang).gettext(PLAYER_LABELS[player])
 
 
+def player_labels(rb: Rulebook, lang: str) -> dict[str, str]:
+    """The default names of both players in `lang` (cached: every request starts with them)."""
+    found = rb.cache.get(("players", lang))
+    if found is None:
+        found = rb.cache[("players", lang)] = {p: player_label(p, lang) for p in PLAYER_LABELS}
+    return found
+
+
 def rule_text(rb: Rulebook, rule_id: str, lang: str, edition: str | None = None) -> str:
     """A rule's text in `lang`, with the action names of the chosen edition filled in."""
     text = translator(lang).pgettext(rule_id, rb.rules[rule_id])
