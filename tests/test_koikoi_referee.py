@@ -440,3 +440,23 @@ def test_referee_unlisted_pile(captured):
         listed = {"a": [0, 2, 8, 10, 28, 30], "b": [1, 3]}
         bad = referee(request([{**rnd, "winner": "a", "captured": listed}]))
         assert codes(bad) == [("koikoi.no-yaku", "/rounds/0/koikoi/b", "koikoi.needs-yaku")]
+
+
+@pytest.mark.parametrize("req, expected", [
+    ({"game": "koikoi", "ruleset": None, "rounds": [{"winner": None}]},
+     [("request.type", "/ruleset", "referee.request")]),
+    ({"game": "koikoi", "options": None, "rounds": [{"winner": None}]},
+     [("request.type", "/options", "referee.request")]),
+    ({"game": "koikoi", "players": None, "rounds": [{"winner": None}]},
+     [("request.type", "/players", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "captured": None}]},
+     [("request.type", "/rounds/0/captured", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "hand": None}]},
+     [("request.type", "/rounds/0/hand", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "koikoi": None}]},
+     [("koikoi.type", "/rounds/0/koikoi", "koikoi.call")]),
+])
+def test_referee_request_null_fields(req, expected):
+    """referee.request: a field the schema does not allow to be null is refused; omitting it is fine."""
+    assert codes(referee(req)) == expected
+    assert referee({"game": "koikoi", "rounds": [{"winner": None}]})["valid"]

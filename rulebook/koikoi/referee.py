@@ -200,9 +200,9 @@ class _Check:
 
     def check_ruleset(self, request: dict) -> str:
         rb = self.rb
-        value = request.get("ruleset")
-        if value is None:
+        if "ruleset" not in request:
             return rb.default_ruleset
+        value = request["ruleset"]
         if not isinstance(value, str):
             self.add("request.type", ("ruleset",), "referee.request", MSG_NOT_TEXT, field="ruleset",
                      value=describe(value))
@@ -215,9 +215,7 @@ class _Check:
 
     def check_options(self, request: dict, ruleset: str) -> tuple[dict[str, Any], bool]:
         rb = self.rb
-        raw = request.get("options")
-        if raw is None:
-            raw = {}
+        raw = request.get("options", {})
         ok = True
         if not isinstance(raw, dict):
             self.add("request.type", ("options",), "referee.request", MSG_NOT_OBJECT_FIELD,
@@ -255,9 +253,9 @@ class _Check:
         return options, ok
 
     def check_players(self, request: dict) -> None:
-        raw = request.get("players")
-        if raw is None:
+        if "players" not in request:
             return
+        raw = request["players"]
         if not isinstance(raw, dict):
             self.add("request.type", ("players",), "referee.request", MSG_NOT_OBJECT_FIELD,
                      field="players", value=describe(raw))
@@ -330,9 +328,11 @@ class _Check:
             self.add("winner.value", ("rounds", i, "winner"), "round.winner-needs-yaku", MSG_WINNER,
                      value=describe(winner))
             winner = None
-        piles = self.check_piles(i, rnd.get("captured"), "captured", MSG_CARD_DUPLICATE, MSG_BOTH_PILES)
+        piles = {p: (0, 0) for p in PLAYERS}
+        if "captured" in rnd:
+            piles = self.check_piles(i, rnd["captured"], "captured", MSG_CARD_DUPLICATE, MSG_BOTH_PILES)
         hands = None
-        if rnd.get("hand") is not None:
+        if "hand" in rnd:
             hands = self.check_piles(i, rnd["hand"], "hand", MSG_HAND_DUPLICATE, MSG_BOTH_HANDS)
             for p, cards in (hands or {}).items():
                 if cards[1] != rb.hand_size:
@@ -346,7 +346,9 @@ class _Check:
                         self.addn("pile.month-count", ("rounds", i, "captured", p), "capture.pairs",
                                   MSG_MONTH_COUNT, count, player=self.names[p], count=count,
                                   month=self.month_name(number), number=number)
-        calls = self.check_koikoi(i, rnd.get("koikoi"), options)
+        calls = {"a": 0, "b": 0}
+        if "koikoi" in rnd:
+            calls = self.check_koikoi(i, rnd["koikoi"], options)
         if len(self.problems) != before:
             return None
         return {
@@ -360,8 +362,6 @@ class _Check:
 
     def check_piles(self, i: int, raw: Any, field: str, dup_msg: str, both_msg: str):
         """{player: (mask, number of listed cards)} or None when not an object."""
-        if raw is None:
-            return {p: (0, 0) for p in PLAYERS} if field == "captured" else None
         if not isinstance(raw, dict):
             self.add("request.type", ("rounds", i, field), "referee.request", MSG_NOT_OBJECT_FIELD,
                      field=field, value=describe(raw))
@@ -397,8 +397,6 @@ class _Check:
     def check_koikoi(self, i: int, raw: Any, options: dict[str, Any]) -> dict[str, int]:
         rb = self.rb
         calls = {"a": 0, "b": 0}
-        if raw is None:
-            return calls
         if not isinstance(raw, dict):
             self.add("koikoi.type", ("rounds", i, "koikoi"), "koikoi.call", MSG_NOT_OBJECT_FIELD,
                      field="koikoi", value=describe(raw))
