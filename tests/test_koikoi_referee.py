@@ -667,8 +667,8 @@ def test_options_each_viewing(option, gone, kept):
     assert set(ids(score_pile(pile, options={option: False}))) == {kept}
     assert set(ids(score_pile(pile))) == {gone, kept}
     assert ids(score_pile(pile, options={option: True, "viewings": "off"})) == {}
-    html_off = RB.yaku_off(RB.yaku_by_id[gone], RB.effective_options("nintendo", {option: False}))
-    assert html_off is True
+    assert RB.yaku_off(RB.yaku_by_id[gone], RB.effective_options("nintendo", {option: False}))
+    assert not RB.yaku_off(RB.yaku_by_id[kept], RB.effective_options("nintendo", {option: False}))
 
 
 @pytest.mark.parametrize("req, expected", [
