@@ -19,6 +19,8 @@ REQUEST = Draft202012Validator(json.loads((SCHEMAS / "koikoi.request.schema.json
 
 piles = st.integers(min_value=0, max_value=(1 << 48) - 1)
 cards = st.integers(min_value=0, max_value=47)
+months = st.one_of(st.none(), st.integers(min_value=1, max_value=12))
+SWITCHES = {"flower_viewing": st.booleans(), "moon_viewing": st.booleans(), "tsukifuda": st.booleans()}
 # Rulesets and tables without a cancellation rule (the rain man spoiling the viewings).
 tables = st.fixed_dictionaries({
     "ruleset": st.sampled_from(sorted(RB.rulesets)),
@@ -26,7 +28,17 @@ tables = st.fixed_dictionaries({
     "sake_cup_as_plain": st.sampled_from([True, False, "choose"]),
     "hand_yaku": st.just(False),
     "rain_man_spoils_viewings": st.just(False),
-})
+    "lightning_spoils_viewings": st.just(False),
+}, optional=SWITCHES)
+# Tables where the rain man and/or the lightning spoil the viewings.
+spoiling = st.fixed_dictionaries({
+    "ruleset": st.sampled_from(sorted(RB.rulesets)),
+    "viewings": st.sampled_from(["on", "with_other"]),
+    "sake_cup_as_plain": st.sampled_from([True, False, "choose"]),
+    "hand_yaku": st.just(False),
+    "rain_man_spoils_viewings": st.booleans(),
+    "lightning_spoils_viewings": st.booleans(),
+}, optional=SWITCHES)
 
 
 def scorer(table):
@@ -36,10 +48,30 @@ def scorer(table):
 
 
 @settings(max_examples=300, deadline=None)
-@given(tables, piles, cards)
-def test_yaku_extra_cards_adding_a_card_never_lowers_the_score(table, pile, card):
+@given(tables, piles, cards, months)
+def test_yaku_extra_cards_adding_a_card_never_lowers_the_score(table, pile, card, month):
     sc = scorer(table)
-    assert sc.score_pile(pile | (1 << card)).base >= sc.score_pile(pile).base
+    assert sc.score_pile(pile | (1 << card), month).base >= sc.score_pile(pile, month).base
+
+
+@settings(max_examples=300, deadline=None)
+@given(spoiling, piles, cards, months)
+def test_koikoi_call_time_a_later_card_never_makes_a_call_illegal(table, pile, card, month):
+    """koikoi.call-time: if a call could stand on a pile, it still stands after any capture."""
+    sc = scorer(table)
+    if sc.could_call(pile, month):
+        assert sc.could_call(pile | (1 << card), month)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables, piles)
+def test_yaku_tsukifuda_only_in_its_month(table, pile):
+    """yaku.tsukifuda: scored in a round only if the pile holds that round's four cards."""
+    sc = scorer(table)
+    for month in range(1, 13):
+        four = RB.month_masks[month]
+        scored = "tsukifuda" in sc.score_pile(pile, month).ids
+        assert not scored or pile & four == four
 
 
 @settings(max_examples=300, deadline=None)
@@ -79,12 +111,18 @@ def matches(draw):
         rounds.append(rnd)
     options = draw(st.fixed_dictionaries({}, optional={
         "viewings": st.sampled_from(["on", "off", "with_other"]),
+        "flower_viewing": st.booleans(),
+        "moon_viewing": st.booleans(),
         "rain_man_spoils_viewings": st.booleans(),
+        "lightning_spoils_viewings": st.booleans(),
+        "tsukifuda": st.booleans(),
         "seven_point_double": st.booleans(),
         "koikoi_multiplier": st.sampled_from(["opponent_called", "winner_called", "per_call"]),
         "double_cap": st.one_of(st.none(), st.integers(1, 8)),
         "rounds": st.sampled_from([12, 6, 4, 3]),
         "dealer_rotation": st.sampled_from(["winner", "alternate"]),
+        "draw_dealer": st.sampled_from(["other", "same"]),
+        "draw_dealer_points": st.sampled_from([0, 6]),
     }))
     ruleset = draw(st.sampled_from(sorted(RB.rulesets)))
     return {"game": "koikoi", "ruleset": ruleset, "options": options, "rounds": rounds}

@@ -158,14 +158,21 @@ def test_yaku_extra_cards():
 def test_yaku_best_in_group():
     score = score_pile(BRIGHTS5)
     assert ids(score) == {"goko": 10}
-    assert {y.id for y, why in score.dropped} == {"shiko", "ameshiko", "sanko"}
+    assert {d.yaku.id for d in score.dropped} == {"shiko", "ameshiko", "sanko"}
     assert ids(score_pile([1, 5, 9, 13, 17, 20, 24, 36])) == {"akatan": 7, "inoshikacho": 5}
 
 
-def test_yaku_best_in_group_yakuza_stacks():
+def test_ruleset_yakuza_stacks():
+    """ruleset.yakuza: Boar-Deer-Butterflies, Poetry and Blue Ribbons also score with Animals/Ribbons."""
     assert ids(score_pile([1, 5, 9, 13, 17], "yakuza")) == {"akatan": 5, "tan": 1}
-    # Blue Ribbons does not stack with Ribbons in the Yakuza reading (not documented).
-    assert ids(score_pile([21, 33, 37, 13, 17], "yakuza")) == {"aotan": 5}
+    assert ids(score_pile([21, 33, 37, 13, 17], "yakuza")) == {"aotan": 5, "tan": 1}
+    assert ids(score_pile([21, 33, 37, 13, 17, 25], "yakuza")) == {"aotan": 5, "tan": 2}
+    assert ids(score_pile([20, 24, 36, 4, 12], "yakuza")) == {"inoshikacho": 5, "tane": 1}
+    # Poetry and Blue Ribbons together is not documented: one of them scores, with Ribbons.
+    got = ids(score_pile([1, 5, 9, 21, 33, 37], "yakuza"))
+    assert got in ({"akatan": 5, "tan": 2}, {"aotan": 5, "tan": 2})
+    # Elsewhere the group still scores only its best yaku.
+    assert ids(score_pile([21, 33, 37, 13, 17], "nintendo")) == {"aotan": 7}
 
 
 def test_yaku_other_group_stacks():
@@ -212,15 +219,31 @@ def test_options_koikoi_multiplier_winner_called():
     assert r["score"]["a"] == 5
 
 
-def test_options_koikoi_multiplier_per_call():
+@pytest.mark.parametrize("calls, factor", [({"a": 1}, 2), ({"b": 1}, 2), ({"a": 2, "b": 1}, 4),
+                                           ({"a": 3, "b": 2}, 6)])
+def test_scoring_koikoi_calls(calls, factor):
+    """scoring.koikoi-calls: per_call is FudaWiki's x(calls + 1), not x2 per call."""
     opts = {"koikoi_multiplier": "per_call", "koikoi_limit": None}
-    r = first_round(referee(won([0, 8, 28], koikoi={"a": 2, "b": 1}, other=B_AKATAN, options=opts)))
-    assert r["score"]["a"] == 40 and r["multipliers"][0]["factor"] == 8
+    other = B_AKATAN if "b" in calls else ()
+    r = first_round(referee(won([0, 8, 28], koikoi=calls, other=other, options=opts)))
+    assert r["multipliers"] == [{"reason": "koikoi-calls", "factor": factor, "rule": "scoring.koikoi-calls"}]
+    assert r["score"]["a"] == 5 * factor and r["multiplier"] == factor
+    # With the seven-point double: Sanko + Poetry Ribbons = 10, x2, x3 for two calls.
+    r = first_round(referee(won([0, 8, 28, 1, 5, 9], koikoi={"a": 2}, options=opts)))
+    assert r["score"]["a"] == 60 and r["multiplier"] == 6
+
+
+def test_options_koikoi_multiplier_per_call():
+    """options.koikoi-multiplier: the per_call value follows scoring.koikoi-calls (YAML step)."""
+    rb = RB
+    assert rb.koikoi_call_step == 1 and rb.koikoi_calls_rule == "scoring.koikoi-calls"
+    opts = {"koikoi_multiplier": "per_call"}
+    assert first_round(referee(won([0, 8, 28], options=opts)))["multipliers"] == []
 
 
 def test_scoring_double_cap():
     opts = {"koikoi_multiplier": "per_call", "koikoi_limit": None, "double_cap": 4}
-    r = first_round(referee(won([0, 8, 28], koikoi={"a": 2, "b": 1}, other=B_AKATAN, options=opts)))
+    r = first_round(referee(won([0, 8, 28], koikoi={"a": 3, "b": 2}, other=B_AKATAN, options=opts)))
     assert r["score"]["a"] == 20 and r["capped"] is True and r["multiplier"] == 4
     assert any(e["rule"] == "options.double-cap" for e in r["explanation"])
     r = first_round(referee(won([0, 8, 28, 44], koikoi={"b": 1}, other=B_AKATAN,
@@ -254,7 +277,7 @@ def test_scoring_hand_yaku():
     assert codes(off)[0][0] == "winner.no-yaku"
     played = referee(request([{"winner": "a", "hand": {"a": HANDS["teshi"]},
                                "captured": {"a": pad([0, 8, 28])}}]))
-    assert codes(played) == [("hand.round-played", "/rounds/0/captured", "scoring.hand-yaku")]
+    assert codes(played) == [("hand.round-played", "/rounds/0/hand/a", "scoring.hand-yaku")]
     undocumented = referee(request([{"winner": None}], ruleset="yakuza", options={"hand_yaku": True}))
     assert codes(undocumented) == [("option.value", "/options/hand_yaku", "options.hand-yaku")]
 
@@ -440,3 +463,229 @@ def test_referee_unlisted_pile(captured):
         listed = {"a": [0, 2, 8, 10, 28, 30], "b": [1, 3]}
         bad = referee(request([{**rnd, "winner": "a", "captured": listed}]))
         assert codes(bad) == [("koikoi.no-yaku", "/rounds/0/koikoi/b", "koikoi.needs-yaku")]
+
+
+# -- rules fidelity: Cards of the Month, lucky hands, draws, calls, new options -----------------
+def month_cards(number):
+    return [c.index for c in RB.cards if c.month == number]
+
+
+def nth_round(n, rnd, **extra):
+    """A request whose round `n` (1, 2, ...) is `rnd`, after n - 1 rounds without a winner."""
+    return request([{"winner": None}] * (n - 1) + [rnd], **extra)
+
+
+@pytest.mark.parametrize("ruleset, points", [("fudawiki", 4), ("yakuza", 4), ("gamedesign", 4),
+                                             ("nintendo", None)])
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 11, 12])
+def test_yaku_tsukifuda_per_ruleset_and_round(ruleset, points, n):
+    """yaku.tsukifuda: all four cards of the round's month (round 1 = January), 4 points."""
+    four = month_cards(n)
+    score = score_pile(four, ruleset, round_number=n)
+    assert ids(score).get("tsukifuda") == points
+    # The same four cards in another round are no Cards of the Month.
+    assert "tsukifuda" not in ids(score_pile(four, ruleset, round_number=n % 12 + 1))
+    if points is None:
+        return
+    r = referee(nth_round(n, {"winner": "a", "captured": {"a": four}}, ruleset=ruleset))["rounds"][-1]
+    assert r["round"] == n and r["month"] == n
+    found = {y["id"]: y for y in r["yaku"]}
+    assert found["tsukifuda"]["points"] == points
+    assert found["tsukifuda"]["cards"] == [RB.cards[i].slug for i in four]
+    assert found["tsukifuda"]["rule"] == "yaku.tsukifuda"
+
+
+def test_yaku_tsukifuda_adds_to_other_yaku():
+    """yaku.best-in-group: Cards of the Month is in the "other" group and adds to every yaku."""
+    pile = month_cards(1) + [8, 10, 28, 30]  # January's four cards hold the crane: Sanko too
+    r = first_round(referee(request([{"winner": "a", "captured": {"a": pile}}], ruleset="fudawiki")))
+    assert {y["id"]: y["points"] for y in r["yaku"]} == {"sanko": 6, "tsukifuda": 4}
+    assert r["base"] == 10 and r["score"]["a"] == 20
+
+
+def test_match_round_month():
+    """match.round-month: round n is month ((n - 1) mod 12) + 1; shorter matches start in January."""
+    assert [RB.round_month(n) for n in (1, 2, 12, 13, 24, 25, 100)] == [1, 2, 12, 1, 12, 1, 4]
+    result = referee(request([{"winner": None}] * 3, ruleset="fudawiki", options={"rounds": 3}))
+    assert [r["month"] for r in result["rounds"]] == [1, 2, 3]
+    steps = [e for e in result["rounds"][2]["explanation"] if e["rule"] == "match.round-month"]
+    assert steps == [{"rule": "match.round-month", "message": "Round 3 is played in the Cherry blossom month (3)."}]
+    # Where Cards of the Month is not played, the month is not explained.
+    plain = referee(request([{"winner": None}]))
+    assert plain["rounds"][0]["month"] == 1
+    assert all(e["rule"] != "match.round-month" for e in plain["rounds"][0]["explanation"])
+
+
+def test_options_tsukifuda():
+    """options.tsukifuda: a house rule elsewhere (4 points, SID); switchable where it is played."""
+    rnd = {"winner": "a", "captured": {"a": month_cards(1)}}
+    nin = codes(referee(request([rnd])))
+    assert nin == [("winner.no-yaku", "/rounds/0/winner", "round.winner-needs-yaku")]
+    on = first_round(referee(request([rnd], options={"tsukifuda": True})))
+    assert [(y["id"], y["points"]) for y in on["yaku"]] == [("tsukifuda", 4)]
+    off = referee(request([rnd], ruleset="yakuza", options={"tsukifuda": False}))
+    assert codes(off)[0][0] == "winner.no-yaku"
+    assert RB.effective_options("yakuza")["tsukifuda"] is True
+    assert score_pile(month_cards(3), "fudawiki", round_number=3).ids == ("tsukifuda",)
+    assert score_pile(month_cards(3), "fudawiki").ids == ()  # no round: the month is unknown
+
+
+HAND_A, HAND_B = HANDS["teshi"], [5, 6, 9, 10, 13, 14, 17, 18]  # B: four pairs (Kuttsuki)
+
+
+def test_scoring_hand_yaku_wins_at_the_deal():
+    """scoring.hand-yaku: the holder wins at the deal; nothing is captured and nobody calls."""
+    r = first_round(referee(request([{"winner": "a", "hand": {"a": HAND_A}}])))
+    assert r["yaku"][0]["id"] == "teshi" and r["score"] == {"a": 6, "b": 0}
+    assert r["explanation"][1]["rule"] == "scoring.hand-yaku"
+    # The other player's ordinary hand may be listed too.
+    ordinary = [19, 22, 26, 30, 34, 38, 43, 46]
+    assert referee(request([{"winner": "a", "hand": {"a": HAND_A, "b": ordinary}}]))["valid"]
+
+
+@pytest.mark.parametrize("rnd, expected", [
+    ({"winner": "a", "hand": {"a": HAND_A}, "captured": {"b": [18, 19]}},
+     [("hand.round-played", "/rounds/0/hand/a", "scoring.hand-yaku")]),
+    ({"winner": "b", "hand": {"a": HAND_A}, "captured": {"b": pad([20, 24, 36])}},
+     [("hand.round-played", "/rounds/0/hand/a", "scoring.hand-yaku")]),
+    ({"winner": None, "hand": {"b": HAND_B}},
+     [("hand.round-played", "/rounds/0/hand/b", "scoring.hand-yaku")]),
+    ({"winner": "a", "hand": {"a": HAND_A}, "koikoi": {"b": 1}},
+     [("hand.round-played", "/rounds/0/koikoi/b", "scoring.hand-yaku")]),
+    ({"winner": "a", "hand": {"a": HAND_A, "b": HAND_B}},
+     [("hand.both-lucky", "/rounds/0/winner", "round.both-hand-yaku")]),
+])
+def test_scoring_hand_yaku_ends_the_round(rnd, expected):
+    """scoring.hand-yaku: a round played on (captures, a call, another winner, cards run out)
+    while a dealt hand held a hand yaku is impossible."""
+    result = referee(request([rnd]))
+    assert codes(result) == expected
+    assert all("{" not in e["message"] for e in result["errors"])
+
+
+def test_scoring_hand_yaku_messages():
+    other_won = referee(request([{"winner": "b", "hand": {"a": HAND_A}, "captured": {"b": pad([20, 24, 36])}}]))
+    assert other_won["errors"][0]["message"] == (
+        "Aiko's dealt hand holds Four of a Month, which wins the round at the deal, so Ben cannot have won it.")
+    ran_out = referee(request([{"winner": None, "hand": {"b": HAND_B}}]))
+    assert "cards cannot have run out" in ran_out["errors"][0]["message"]
+    assert "Four Pairs" in ran_out["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("ruleset, next_dealer", [("nintendo", "b"), ("fudawiki", "a")])
+def test_round_both_hand_yaku(ruleset, next_dealer):
+    """round.both-hand-yaku: both players dealt a hand yaku is a draw (FW); the dealer after it
+    follows match.dealer-after-draw."""
+    rounds = [{"winner": None, "hand": {"a": HAND_A, "b": HAND_B}}, {"winner": None}]
+    result = referee(request(rounds, ruleset=ruleset))
+    r = first_round(result)
+    assert r["winner"] is None and r["score"] == {"a": 0, "b": 0} and r["yaku"] == []
+    assert [e["rule"] for e in r["explanation"]][-1] == "round.both-hand-yaku"
+    assert result["rounds"][1]["dealer"] == next_dealer
+    # No dealer's privilege after two hand yaku (only when the cards run out).
+    priv = referee(request(rounds, ruleset=ruleset, options={"draw_dealer_points": 6}))
+    assert priv["rounds"][0]["score"] == {"a": 0, "b": 0}
+    # Without hand yaku at the table, the hands are ordinary: a plain exhaustive round.
+    off = first_round(referee(request(rounds[:1], options={"hand_yaku": False})))
+    assert [e["rule"] for e in off["explanation"]][-1] == "round.exhaustive"
+
+
+DRAWS = [{"winner": None}, {"winner": None}, {"winner": "b", "captured": {"b": pad([0, 8, 28])}},
+         {"winner": None}]
+
+
+@pytest.mark.parametrize("ruleset, options, dealers", [
+    ("nintendo", {}, ["a", "b", "a", "b"]),
+    ("fudawiki", {}, ["a", "a", "a", "b"]),
+    ("nintendo", {"draw_dealer": "same"}, ["a", "a", "a", "b"]),
+    ("fudawiki", {"draw_dealer": "other"}, ["a", "b", "a", "b"]),
+    ("gamedesign", {}, ["a", "a", "a", "b"]),  # the dealer's privilege keeps the deal
+    ("fudawiki", {"dealer_rotation": "alternate"}, ["a", "a", "a", "b"]),
+])
+def test_match_dealer_after_draw(ruleset, options, dealers):
+    """match.dealer-after-draw: NIN passes the deal after a draw, FW keeps it; a dealer who
+    scores the dealer's privilege keeps it."""
+    result = referee(request(DRAWS, ruleset=ruleset, options=options))
+    assert [r["dealer"] for r in result["rounds"]] == dealers
+    first = result["rounds"][1]["explanation"][0]
+    assert first["rule"] in ("match.dealer-after-draw", "options.draw-points")
+    assert ("again" in first["message"]) == (dealers[1] == "a")
+    assert result["rounds"][0]["explanation"][0]["rule"] == "deal.first-dealer"
+
+
+def test_round_exhaustive_with_dealers_privilege():
+    """round.exhaustive: with the dealer's privilege the explanation never says nobody wins."""
+    r = first_round(referee(request([{"winner": None}], ruleset="gamedesign")))
+    assert r["score"] == {"a": 6, "b": 0}
+    messages = [e["message"] for e in r["explanation"]]
+    assert not any("nobody" in m.lower() for m in messages), messages
+    assert "As the dealer, Aiko scores 6 points." in messages
+    plain = first_round(referee(request([{"winner": None}])))
+    assert any("nobody wins" in e["message"] for e in plain["explanation"])
+
+
+RAINY_B = pad([8, 32, 40])  # B's pile: Flower Viewing, then the rain man (with the swallow)
+
+
+def test_koikoi_call_time_rain_man_later():
+    """koikoi.call-time: a call on a viewing before the rain man was taken stays legal."""
+    rnd = {"winner": "a", "captured": {"a": pad([0, 28, 44]), "b": RAINY_B}, "koikoi": {"b": 1}}
+    r = first_round(referee(request([rnd], options={"rain_man_spoils_viewings": True})))
+    assert r["score"]["a"] == 10  # Sanko 5, x2 for B's call
+    # B's final pile scores nothing now, but that does not make the call illegal.
+    assert score_pile(RAINY_B, options={"rain_man_spoils_viewings": True}).scored == ()
+    # The same with the lightning, and when the cards ran out.
+    rnd_l = {"winner": None, "captured": {"b": pad([28, 32, 43])}, "koikoi": {"b": 1}}
+    assert referee(request([rnd_l], options={"lightning_spoils_viewings": True}))["valid"]
+    # A pile that never held a yaku is still refused.
+    never = {"winner": None, "captured": {"b": pad([8, 40])}, "koikoi": {"b": 1}}
+    assert codes(referee(request([never], options={"rain_man_spoils_viewings": True}))) == [
+        ("koikoi.no-yaku", "/rounds/0/koikoi/b", "koikoi.needs-yaku")]
+
+
+def test_options_lightning():
+    """options.lightning: the lightning spoils the viewings, on its own or with the rain man."""
+    pile = [0, 1, 8, 9, 28, 29, 32, 33, 42, 43]  # Sanko, both viewings, the lightning
+    opts = {"lightning_spoils_viewings": True}
+    r = first_round(referee(won(pile, options=opts)))
+    assert [y["id"] for y in r["yaku"]] == ["sanko"]
+    spoiled = [e for e in r["explanation"] if e["rule"] == "options.lightning"]
+    assert len(spoiled) == 2 and "Lightning (Willow) is in the pile" in spoiled[0]["message"]
+    assert {y["id"] for y in first_round(referee(won(pile)))["yaku"]} == {"sanko", "hanami", "tsukimi"}
+    rain_only = first_round(referee(won(pile, options={"rain_man_spoils_viewings": True})))
+    both = {"rain_man_spoils_viewings": True, "lightning_spoils_viewings": True}
+    assert {y["id"] for y in rain_only["yaku"]} >= {"hanami"}  # the rain man is not in this pile
+    assert ids(score_pile([8, 32, 40, 41], options=both)) == {}
+    assert ids(score_pile([8, 32, 42, 43], options=both)) == {}
+
+
+@pytest.mark.parametrize("option, gone, kept", [("flower_viewing", "hanami", "tsukimi"),
+                                                ("moon_viewing", "tsukimi", "hanami")])
+def test_options_each_viewing(option, gone, kept):
+    """options.flower-viewing, options.moon-viewing: each viewing switches on its own."""
+    pile = [8, 28, 32]
+    assert set(ids(score_pile(pile, options={option: False}))) == {kept}
+    assert set(ids(score_pile(pile))) == {gone, kept}
+    assert ids(score_pile(pile, options={option: True, "viewings": "off"})) == {}
+    assert RB.yaku_off(RB.yaku_by_id[gone], RB.effective_options("nintendo", {option: False}))
+    assert not RB.yaku_off(RB.yaku_by_id[kept], RB.effective_options("nintendo", {option: False}))
+
+
+@pytest.mark.parametrize("req, expected", [
+    ({"game": "koikoi", "ruleset": None, "rounds": [{"winner": None}]},
+     [("request.type", "/ruleset", "referee.request")]),
+    ({"game": "koikoi", "options": None, "rounds": [{"winner": None}]},
+     [("request.type", "/options", "referee.request")]),
+    ({"game": "koikoi", "players": None, "rounds": [{"winner": None}]},
+     [("request.type", "/players", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "captured": None}]},
+     [("request.type", "/rounds/0/captured", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "hand": None}]},
+     [("request.type", "/rounds/0/hand", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"winner": None, "koikoi": None}]},
+     [("koikoi.type", "/rounds/0/koikoi", "koikoi.call")]),
+])
+def test_referee_request_null_fields(req, expected):
+    """referee.request: a field the schema does not allow to be null is refused; omitting it is fine."""
+    assert codes(referee(req)) == expected
+    assert referee({"game": "koikoi", "rounds": [{"winner": None}]})["valid"]

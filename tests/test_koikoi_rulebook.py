@@ -13,7 +13,7 @@ from rulebook.loader import SCHEMAS, RulebookError
 
 RULE_ID = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)+$")
 YAKU_IDS = ["goko", "shiko", "ameshiko", "sanko", "hanami", "tsukimi", "inoshikacho", "tane",
-            "akatan", "aotan", "akatan_aotan", "tan", "kasu", "teshi", "kuttsuki"]
+            "akatan", "aotan", "akatan_aotan", "tan", "kasu", "tsukifuda", "teshi", "kuttsuki"]
 
 
 @pytest.fixture
@@ -83,9 +83,10 @@ def test_yaku_ids_and_rules():
     ("nintendo", {"goko": 10, "shiko": 8, "ameshiko": 7, "sanko": 5, "hanami": 5, "tsukimi": 5,
                   "inoshikacho": 5, "akatan": 5, "aotan": 5, "akatan_aotan": 10, "tane": 1,
                   "tan": 1, "kasu": 1, "teshi": 6, "kuttsuki": 6}),
-    ("fudawiki", {"goko": 15, "sanko": 6}),
-    ("gamedesign", {"goko": 15, "shiko": 10, "ameshiko": 8, "sanko": 6, "akatan": 6, "aotan": 6}),
-    ("yakuza", {"goko": 10, "sanko": 6, "teshi": None, "kuttsuki": None}),
+    ("fudawiki", {"goko": 15, "sanko": 6, "tsukifuda": 4}),
+    ("gamedesign", {"goko": 15, "shiko": 10, "ameshiko": 8, "sanko": 6, "akatan": 6, "aotan": 6,
+                    "tsukifuda": 4}),
+    ("yakuza", {"goko": 10, "sanko": 6, "teshi": None, "kuttsuki": None, "tsukifuda": 4}),
 ])
 def test_ruleset_values_from_research(ruleset, expected):
     values = load_rulebook().rulesets[ruleset].values
@@ -108,6 +109,23 @@ def test_ruleset_nintendo_options():
     assert opts["koikoi_multiplier"] == "opponent_called" and opts["rounds"] == 12
     assert rb.effective_options("yakuza")["sake_cup_as_plain"] == "choose"
     assert rb.effective_options("gamedesign")["draw_dealer_points"] == 6
+    assert "tsukifuda" not in rb.rulesets["nintendo"].values and opts["tsukifuda"] is False
+    assert opts["draw_dealer"] == "other" and rb.effective_options("fudawiki")["draw_dealer"] == "same"
+    assert {r: rb.effective_options(r)["tsukifuda"] for r in rb.rulesets} == {
+        "nintendo": False, "fudawiki": True, "gamedesign": True, "yakuza": True}
+
+
+def test_options_switches_and_spoilers_from_yaml():
+    """The option machinery is data: which yaku an option switches, which cards spoil viewings."""
+    rb = load_rulebook()
+    assert rb.options["hand_yaku"].switches == ("teshi", "kuttsuki")
+    assert rb.options["flower_viewing"].switches == ("hanami",)
+    assert rb.options["moon_viewing"].switches == ("tsukimi",)
+    assert rb.options["tsukifuda"].values["tsukifuda"].points == 4
+    assert rb.options["rain_man_spoils_viewings"].spoils == 1 << rb.card_by_slug["willow-rain-man"]
+    assert rb.options["lightning_spoils_viewings"].spoils == 1 << rb.card_by_slug["willow-lightning"]
+    assert rb.table_value("nintendo", "tsukifuda").points == 4  # only when the option is on
+    assert rb.table_value("gamedesign", "hanami") is None
 
 
 def test_rule_ids_well_formed_and_unique():
@@ -126,14 +144,19 @@ def test_faq_and_disagreements_reference_rules():
         assert entry["id"] in rb.rules and all(r in rb.rules for r in entry["rules"])
     ids = {d["id"] for d in rb.disagreements}
     assert {"disagree.goko-value", "disagree.sake-cup", "disagree.koikoi-double",
-            "disagree.seven-double", "disagree.viewings"} <= ids
+            "disagree.seven-double", "disagree.viewings", "disagree.tsukifuda",
+            "disagree.dealer-after-draw"} <= ids
 
 
 def test_every_rule_referenced_by_an_error_exists():
     rb = load_rulebook()
     for rule in ("referee.request", "referee.cards", "referee.limits", "capture.pairs",
                  "koikoi.needs-yaku", "round.winner-needs-yaku", "match.rounds", "deck.months",
-                 "koikoi.limit", "koikoi.call", "deal.hands", "scoring.hand-yaku"):
+                 "koikoi.limit", "koikoi.call", "deal.hands", "scoring.hand-yaku",
+                 "round.both-hand-yaku", "koikoi.call-time", "match.round-month",
+                 "match.dealer-after-draw", "deal.first-dealer", "deal.redeal", "yaku.tsukifuda",
+                 "scoring.koikoi-calls", "options.lightning", "options.flower-viewing",
+                 "options.moon-viewing", "options.tsukifuda", "options.draw-dealer"):
         assert rule in rb.rules, rule
 
 
@@ -170,6 +193,44 @@ def test_yaml_threshold_and_rounds_followed(rulebook_copy):
     result = referee(goko_request(), rulebook=rb)
     assert result["rounds"][0]["score"]["a"] == 10
     assert result["result"]["rounds_total"] == 3
+
+
+def test_yaml_tsukifuda_month_and_value_followed(rulebook_copy):
+    """match.round-month, options.tsukifuda: the first month and the house-rule value are data."""
+    def change(data):
+        data["round_months"]["first"] = 4
+        data["options"]["tsukifuda"]["values"]["tsukifuda"] = 5
+    rb = load_rulebook(rulebook_copy(change))
+    april = [12, 13, 14, 15]
+    req = {"game": "koikoi", "options": {"tsukifuda": True},
+           "rounds": [{"winner": "a", "captured": {"a": april}}]}
+    r = referee(req, rulebook=rb)["rounds"][0]
+    assert r["month"] == 4 and [(y["id"], y["points"]) for y in r["yaku"]] == [("tsukifuda", 5)]
+
+
+def test_yaml_koikoi_calls_step_followed(rulebook_copy):
+    """scoring.koikoi-calls: the per-call step is data (x(1 + step * calls))."""
+    def change(data):
+        data["scoring"]["koikoi_calls"]["step"] = 2
+    rb = load_rulebook(rulebook_copy(change))
+    req = goko_request(options={"koikoi_multiplier": "per_call", "seven_point_double": False})
+    req["rounds"][0]["koikoi"] = {"a": 1}
+    assert referee(req, rulebook=rb)["rounds"][0]["multiplier"] == 3
+
+
+def test_broken_yaml_option_references(rulebook_copy):
+    def change(data):
+        data["options"]["flower_viewing"]["switches"] = ["hanami", "picnic"]
+        data["options"]["tsukifuda"]["values"] = {"goko": 3}
+        data["options"]["rain_man_spoils_viewings"]["spoils_viewings"] = ["willow-umbrella"]
+        data["options"]["rounds"]["switches"] = ["kasu"]
+        data["rulesets"]["yakuza"]["options"]["hand_yaku"] = True  # teshi is unknown there
+    with pytest.raises(RulebookError) as info:
+        load_rulebook(rulebook_copy(change))
+    where = {w for w, _ in info.value.problems}
+    assert {"options.flower_viewing.switches", "options.tsukifuda.values.goko",
+            "options.rain_man_spoils_viewings.spoils_viewings", "options.rounds",
+            "rulesets.yakuza.options.hand_yaku"} <= where
 
 
 def test_broken_yaml_schema_error_names_file_and_path(rulebook_copy):

@@ -264,3 +264,53 @@ def test_api_rulebook_document(client, lang):
     rules = [r["id"] for s in doc["sections"] for r in s["rules"]]
     assert rules == list(RB.rules)
     assert all(r["text"] for s in doc["sections"] for r in s["rules"])
+
+
+# -- rules fidelity on the site --------------------------------------------------------
+NEW_OPTIONS = ["flower_viewing", "moon_viewing", "lightning_spoils_viewings", "tsukifuda", "draw_dealer"]
+
+
+@pytest.mark.parametrize("page", ["/en/koikoi/", "/en/koikoi/score"])
+def test_options_new_options_have_labels_and_menus(client, page):
+    html = html_of(client.get(page))
+    for key in NEW_OPTIONS:
+        assert f'name="{key}" data-rule="{RB.options[key].rule}"' in html, key
+    assert "Lightning spoils the viewings" in html and "Dealer after a draw" in html
+    assert "The dealer deals again" in html and "Number of calls + 1" in html
+
+
+def test_yaku_tsukifuda_row_per_ruleset(client):
+    """yaku.tsukifuda: 4 in FudaWiki; off at a Nintendo table unless the option is on."""
+    html = html_of(client.get("/en/koikoi/?ruleset=fudawiki"))
+    assert yaku_points(html)["tsukifuda"] == "4"
+    assert "All four cards of the month the round is played in" in html
+    nintendo = html_of(client.get("/en/koikoi/?ruleset=nintendo"))
+    assert re.search(r'id="yaku-row-tsukifuda" class="is-off"', nintendo)
+    on = html_of(client.get("/en/koikoi/?ruleset=nintendo&tsukifuda=1"))
+    assert not re.search(r'id="yaku-row-tsukifuda" class="is-off"', on)
+    assert not re.search(r'id="yaku-row-hanami" class="is-off"', on)
+    flower_off = html_of(client.get("/en/koikoi/?ruleset=nintendo&flower_viewing=0"))
+    assert re.search(r'id="yaku-row-hanami" class="is-off"', flower_off)
+    assert not re.search(r'id="yaku-row-tsukimi" class="is-off"', flower_off)
+
+
+def test_checker_tsukifuda_in_round_one(client):
+    """The checker scores one round, round 1 (January): the pine cards are Cards of the Month."""
+    html = html_of(client.get("/en/koikoi/score?a=0,1,2,3&winner=a&ka=0&kb=0&ruleset=fudawiki"))
+    ruling = ruling_of(html)
+    assert ruling["valid"] and ruling["rounds"][0]["month"] == 1
+    assert [y["id"] for y in ruling["rounds"][0]["yaku"]] == ["tsukifuda"]
+    assert 'data-rule="match.round-month"' in html
+
+
+def test_api_rulebook_document_new_data(client):
+    doc = client.get("/api/v1/koikoi/rulebook?lang=en").get_json()
+    yaku = {y["id"]: y for y in doc["yaku"]}
+    assert yaku["tsukifuda"]["round_month"] is True
+    assert yaku["tsukifuda"]["values"]["fudawiki"] == {"points": 4, "extra": False}
+    assert yaku["tsukifuda"]["values"]["nintendo"] is None
+    options = {o["id"]: o for o in doc["options"]}
+    assert options["tsukifuda"]["values"] == {"tsukifuda": {"points": 4, "extra": False}}
+    assert options["lightning_spoils_viewings"]["spoils_viewings"] == ["willow-lightning"]
+    assert doc["scoring"]["koikoi_calls"] == {"step": 1, "rule": "scoring.koikoi-calls"}
+    assert doc["round_months"] == {"first": 1}

@@ -37,8 +37,12 @@ GROUP_LABELS = {
 # Option labels and choice labels (query value -> label), in the YAML's order.
 OPTION_LABELS = {
     "viewings": lazy_gettext("Viewings"),
+    "flower_viewing": lazy_gettext("Flower Viewing yaku"),
+    "moon_viewing": lazy_gettext("Moon Viewing yaku"),
     "rain_man_spoils_viewings": lazy_gettext("Rain spoils the viewings"),
+    "lightning_spoils_viewings": lazy_gettext("Lightning spoils the viewings"),
     "sake_cup_as_plain": lazy_gettext("Sake cup as a plain"),
+    "tsukifuda": lazy_gettext("Cards of the Month"),
     "seven_point_double": lazy_gettext("Seven-point double"),
     "koikoi_multiplier": lazy_gettext("Koi-koi double"),
     "double_cap": lazy_gettext("Double cap"),
@@ -46,6 +50,7 @@ OPTION_LABELS = {
     "rounds": lazy_gettext("Match length"),
     "koikoi_limit": lazy_gettext("Koi-koi calls per player and round"),
     "dealer_rotation": lazy_gettext("Dealer rotation"),
+    "draw_dealer": lazy_gettext("Dealer after a draw"),
     "draw_dealer_points": lazy_gettext("Dealer's points after a round without winner"),
 }
 CHOICE_LABELS = {
@@ -55,9 +60,11 @@ CHOICE_LABELS = {
     ("sake_cup_as_plain", "choose"): lazy_gettext("Whichever scores more"),
     ("koikoi_multiplier", "opponent_called"): lazy_gettext("When the opponent called"),
     ("koikoi_multiplier", "winner_called"): lazy_gettext("When the winner called"),
-    ("koikoi_multiplier", "per_call"): lazy_gettext("Once per call"),
+    ("koikoi_multiplier", "per_call"): lazy_gettext("Number of calls + 1"),
     ("dealer_rotation", "winner"): lazy_gettext("The winner deals"),
     ("dealer_rotation", "alternate"): lazy_gettext("Players alternate"),
+    ("draw_dealer", "other"): lazy_gettext("The other player deals"),
+    ("draw_dealer", "same"): lazy_gettext("The dealer deals again"),
 }
 
 
@@ -236,6 +243,8 @@ class KoikoiTerms(GameTerms):
             return ", ".join(
                 t.gettext("%(card)s (%(month)s)") % {"card": self.card(c), "month": self.month(c.month)}
                 for c in self.rb.cards if (yaku.cards >> c.index) & 1)
+        if yaku.match == "round_month":
+            return t.gettext("All four cards of the month the round is played in")
         if yaku.match == "hand":
             if yaku.hand_month_count:
                 return t.ngettext(
@@ -276,13 +285,13 @@ def yaku_rows(rb: Any, terms: KoikoiTerms, ruleset_id: str, options: dict[str, A
     ruleset = rb.rulesets[ruleset_id]
     rows = []
     for y in rb.yaku:
-        value = ruleset.values.get(y.id)
+        value = rb.table_value(ruleset_id, y.id)
         off = None
         if value is None:
             off = terms.gettext(N_("Not part of this ruleset"))
         elif value.points is None:
             off = terms.gettext(N_("Value not documented"))
-        elif (y.hand and not options["hand_yaku"]) or (y.viewing and options["viewings"] == "off"):
+        elif rb.yaku_off(y, options):
             off = terms.gettext(N_("Off at this table"))
         rows.append({
             "yaku": y,

@@ -98,6 +98,7 @@ def koikoi(lang: str) -> dict[str, Any]:
                        if y.match == "count" else None),
              "hand": ({"month_count": y.hand_month_count or None, "pairs": y.hand_pairs or None}
                       if y.hand else None),
+             "round_month": y.match == "round_month",
              "extra": y.extra,
              "values": {rid: value(r, y.id) for rid, r in rb.rulesets.items()}}
             for y in rb.yaku
@@ -106,11 +107,16 @@ def koikoi(lang: str) -> dict[str, Any]:
             "seven_point": {"threshold": rb.seven_threshold, "factor": rb.seven_factor,
                             "rule": rb.seven_rule},
             "koikoi": {"factor": rb.koikoi_factor, "rule": rb.koikoi_rule},
+            "koikoi_calls": {"step": rb.koikoi_call_step, "rule": rb.koikoi_calls_rule},
         },
+        "round_months": {"first": rb.first_month},
         "options": [
             {"id": o.id, "rule": o.rule, "default": o.default,
              "choices": list(o.choices) if o.choices is not None else None,
-             "min": o.int_min, "max": o.int_max, "nullable": o.nullable}
+             "min": o.int_min, "max": o.int_max, "nullable": o.nullable,
+             "switches": list(o.switches),
+             "values": {y: {"points": v.points, "extra": v.extra} for y, v in o.values.items()},
+             "spoils_viewings": [c.slug for c in rb.cards if (o.spoils >> c.index) & 1]}
             for o in rb.options.values()
         ],
         "default_ruleset": rb.default_ruleset,

@@ -47,7 +47,7 @@ class Yaku:
     romaji: str
     group: str
     rule: str
-    match: str  # "cards" | "count" | "hand"
+    match: str  # "cards" | "count" | "hand" | "round_month"
     cards: int = 0  # mask of required cards ("cards")
     requires: int = 0  # mask of cards that must also be held
     count_kind: str | None = None
@@ -57,7 +57,6 @@ class Yaku:
     hand_pairs: int = 0
     extra: str | None = None  # kind counted for +1 per extra card
     viewing: bool = False
-    spoiled_by: int = 0
 
     @property
     def hand(self) -> bool:
@@ -79,6 +78,9 @@ class OptionSpec:
     int_min: int | None = None
     int_max: int | None = None
     nullable: bool = False
+    switches: tuple[str, ...] = ()  # yaku this true/false option turns on or off
+    values: dict[str, YakuValue] = field(default_factory=dict)  # where a ruleset lacks the yaku
+    spoils: int = 0  # mask of cards that, when the option is on, cancel the viewings
 
     def accepts(self, value: Any) -> bool:
         if value is None:
@@ -122,6 +124,7 @@ class Rulebook:
     hand_size: int
     field_size: int
     first_dealer: str
+    first_month: int  # the month of round 1
     groups: dict[str, str]  # group id -> "best" | "all"
     yaku: tuple[Yaku, ...]
     seven_threshold: int
@@ -129,6 +132,8 @@ class Rulebook:
     seven_rule: str
     koikoi_factor: int
     koikoi_rule: str
+    koikoi_call_step: int  # koikoi_multiplier per_call: x(1 + step * calls)
+    koikoi_calls_rule: str
     options: dict[str, OptionSpec]
     max_rounds: int
     default_ruleset: str
@@ -143,6 +148,9 @@ class Rulebook:
     kind_masks: dict[str, int] = field(default_factory=dict)
     dual_masks: dict[str, int] = field(default_factory=dict)  # kind -> cards that may also be it
     month_masks: dict[int, int] = field(default_factory=dict)
+    switches: dict[str, tuple[str, ...]] = field(default_factory=dict)  # yaku -> its options
+    # The options a pile's score depends on (the key of a compiled scorer).
+    scorer_options: tuple[str, ...] = ()
     # Compiled scorers, filled lazily per (ruleset, options); see rulebook.koikoi.scoring.
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
 
@@ -156,6 +164,23 @@ class Rulebook:
         if overrides:
             chosen.update(overrides)
         return chosen
+
+    def round_month(self, number: int) -> int:
+        """The month round `number` (1, 2, ...) is played in (match.round-month)."""
+        return (self.first_month - 1 + number - 1) % len(self.months) + 1
+
+    def table_value(self, ruleset: str, yaku_id: str) -> YakuValue | None:
+        """The ruleset's value of a yaku, else the value an option gives it; None: not played."""
+        value = self.rulesets[ruleset].values.get(yaku_id)
+        for key in self.switches.get(yaku_id, ()):
+            value = value or self.options[key].values.get(yaku_id)
+        return value
+
+    def yaku_off(self, yaku: Yaku, options: dict[str, Any]) -> bool:
+        """Whether the table's options switch the yaku off (options.viewings, the switches)."""
+        if yaku.viewing and options["viewings"] == "off":
+            return True
+        return any(options[key] is False for key in self.switches.get(yaku.id, ()))
 
 
 def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str, str]]:
@@ -201,7 +226,6 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
             ("match.cards", match.get("cards", [])),
             ("match.requires", match.get("requires", [])),
             ("match.count.excluding", match.get("count", {}).get("excluding", [])),
-            ("spoiled_by", yaku.get("spoiled_by", [])),
         ]
         for where, names in refs:
             for name in names:
@@ -215,9 +239,12 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
             problems.append((f"options.{key}.rule", f"unknown rule id {spec['rule']!r}"))
         if not _spec(key, spec).accepts(spec["default"]):
             problems.append((f"options.{key}.default", "not one of the allowed values"))
-    for key in ("seven_point", "koikoi"):
+        problems.extend(_check_option_refs(key, spec, yaku_group, slugs))
+    for key in ("seven_point", "koikoi", "koikoi_calls"):
         if data["scoring"][key]["rule"] not in rules:
             problems.append((f"scoring.{key}.rule", "unknown rule id"))
+    if data["round_months"]["first"] not in numbers:
+        problems.append(("round_months.first", f"no month {data['round_months']['first']}"))
     if data["default_ruleset"] not in data["rulesets"]:
         problems.append(("default_ruleset", f"no ruleset {data['default_ruleset']!r}"))
     for key, ruleset in data["rulesets"].items():
@@ -238,6 +265,14 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
                 problems.append((f"{where}.options.{opt}", f"no option {opt!r}"))
             elif not _spec(opt, options[opt]).accepts(value):
                 problems.append((f"{where}.options.{opt}", f"{value!r} is not an allowed value"))
+        # A yaku a ruleset switches on by default must have a documented value there.
+        for opt, spec in options.items():
+            if ruleset["options"].get(opt, spec["default"]) is not True:
+                continue
+            for yaku_id in spec.get("switches", []):
+                if _value(ruleset["values"].get(yaku_id, 0)).points is None:
+                    problems.append((f"{where}.options.{opt}",
+                                     f"switches on {yaku_id!r}, whose value is unknown here"))
     for label in ("disagreements", "faq"):
         for i, entry in enumerate(data[label]):
             refs = [entry["id"], *entry.get("rules", []), entry.get("rule"), entry.get("canonical")]
@@ -250,8 +285,32 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
     return problems
 
 
-def _spec(key: str, spec: dict[str, Any]) -> OptionSpec:
+def _check_option_refs(
+    key: str, spec: dict[str, Any], yaku_group: dict[str, str], slugs: set[str]
+) -> list[tuple[str, str]]:
+    """An option's `switches`, `values` and `spoils_viewings` name real yaku and cards."""
+    problems = []
+    where = f"options.{key}"
+    switches = spec.get("switches", [])
+    if (switches or "spoils_viewings" in spec) and set(spec.get("choices", [])) != {True, False}:
+        problems.append((where, "only a true/false option can switch yaku or spoil viewings"))
+    for yaku_id in switches:
+        if yaku_id not in yaku_group:
+            problems.append((f"{where}.switches", f"no yaku {yaku_id!r}"))
+    for yaku_id in spec.get("values", {}):
+        if yaku_id not in switches:
+            problems.append((f"{where}.values.{yaku_id}", "a value for a yaku it does not switch"))
+    for slug in spec.get("spoils_viewings", []):
+        if slug not in slugs:
+            problems.append((f"{where}.spoils_viewings", f"no card {slug!r}"))
+    return problems
+
+
+def _spec(key: str, spec: dict[str, Any], by_slug: dict[str, int] | None = None) -> OptionSpec:
     integer = spec.get("integer") or {}
+    spoils = 0
+    for slug in spec.get("spoils_viewings", []) if by_slug else ():
+        spoils |= 1 << by_slug[slug]
     return OptionSpec(
         id=key,
         rule=spec["rule"],
@@ -260,6 +319,9 @@ def _spec(key: str, spec: dict[str, Any]) -> OptionSpec:
         int_min=integer.get("min"),
         int_max=integer.get("max"),
         nullable=spec.get("nullable", False),
+        switches=tuple(spec.get("switches", ())),
+        values={y: _value(v) for y, v in spec.get("values", {}).items()},
+        spoils=spoils,
     )
 
 
@@ -296,7 +358,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
     yaku = []
     for y in data["yaku"]:
         match = y["match"]
-        kind = "hand" if "hand" in match else "cards" if "cards" in match else "count"
+        kind = next(k for k in ("hand", "cards", "round_month", "count") if k in match)
         count = match.get("count", {})
         hand = match.get("hand", {})
         yaku.append(
@@ -307,7 +369,6 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
                 count_min=count.get("min", 0), excluding=mask(count.get("excluding")),
                 hand_month_count=hand.get("month_count", 0), hand_pairs=hand.get("pairs", 0),
                 extra=y.get("extra"), viewing=y.get("viewing", False),
-                spoiled_by=mask(y.get("spoiled_by")),
             )
         )
     kind_masks = {k: 0 for k in KINDS}
@@ -320,6 +381,13 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         month_masks[c.month] = month_masks.get(c.month, 0) | c.bit
     months = tuple(Month(m["id"], m["number"], m["name"]) for m in data["months"])
     scoring = data["scoring"]
+    options = {key: _spec(key, spec, by_slug) for key, spec in data["options"].items()}
+    switches: dict[str, tuple[str, ...]] = {}
+    for spec in options.values():
+        for yaku_id in spec.switches:
+            switches[yaku_id] = (*switches.get(yaku_id, ()), spec.id)
+    scorer_options = ("viewings", "sake_cup_as_plain",
+                      *(s.id for s in options.values() if s.switches or s.spoils))
     return Rulebook(
         source_file=source_file,
         title=data["title"],
@@ -329,6 +397,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         hand_size=data["deal"]["hand"],
         field_size=data["deal"]["field"],
         first_dealer=data["deal"]["first_dealer"],
+        first_month=data["round_months"]["first"],
         groups={g["id"]: g["stacking"] for g in data["groups"]},
         yaku=tuple(yaku),
         seven_threshold=scoring["seven_point"]["threshold"],
@@ -336,7 +405,9 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         seven_rule=scoring["seven_point"]["rule"],
         koikoi_factor=scoring["koikoi"]["factor"],
         koikoi_rule=scoring["koikoi"]["rule"],
-        options={key: _spec(key, spec) for key, spec in data["options"].items()},
+        koikoi_call_step=scoring["koikoi_calls"]["step"],
+        koikoi_calls_rule=scoring["koikoi_calls"]["rule"],
+        options=options,
         max_rounds=data["limits"]["max_rounds"],
         default_ruleset=data["default_ruleset"],
         rulesets={
@@ -360,6 +431,8 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         kind_masks=kind_masks,
         dual_masks=dual_masks,
         month_masks=month_masks,
+        switches=switches,
+        scorer_options=scorer_options,
     )
 
 

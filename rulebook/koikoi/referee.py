@@ -16,7 +16,9 @@ from .scoring import (
     DROPPED_ALONE,
     DROPPED_BEST,
     DROPPED_SPOILED,
+    Dropped,
     PileScore,
+    Scorer,
     multipliers,
     scorer_for,
 )
@@ -81,16 +83,34 @@ MSG_HAND_PLAYED = N_(
     "{player}'s dealt hand holds {yaku}, which wins the round at the deal, so no cards can "
     "have been captured."
 )
+MSG_HAND_OTHER_WON = N_(
+    "{player}'s dealt hand holds {yaku}, which wins the round at the deal, so {other} cannot "
+    "have won it."
+)
+MSG_HAND_RAN_OUT = N_(
+    "{player}'s dealt hand holds {yaku}, which wins the round at the deal, so the cards cannot "
+    "have run out."
+)
+MSG_HAND_NO_CALL = N_(
+    "{player} cannot have called koi-koi: a hand yaku ended the round at the deal, before "
+    "anyone played a card."
+)
+MSG_BOTH_HAND_YAKU = N_(
+    "Both players were dealt a hand yaku, so the round is a draw: give no winner."
+)
 MSG_INTERNAL = N_("The referee could not check this request.")
 
 # Explanations of a valid round.
 MSG_DEALS = N_("{player} deals.")
+MSG_DEALS_AGAIN = N_("{player} deals again, as the last round had no winner.")
+MSG_DEALS_PASSED = N_("{player} deals, as the deal passes after a round without a winner.")
+MSG_ROUND_MONTH = N_("Round {round} is played in the {month} month ({number}).")
 MSG_YAKU = Np_(
         "{player} scores {yaku}: {points} point.",
         "{player} scores {yaku}: {points} points.",
     )
 MSG_DROPPED_BEST = N_("{yaku} is also complete, but only the best yaku of its group scores.")
-MSG_DROPPED_SPOILED = N_("{yaku} does not count: the rain man is in the pile.")
+MSG_DROPPED_SPOILED = N_("{yaku} does not count: {cards} is in the pile.")
 MSG_DROPPED_ALONE = N_("{yaku} does not count on its own at this table.")
 MSG_SEVEN = Np_(
         "A base score of {threshold} point or more is multiplied by {factor}.",
@@ -109,6 +129,8 @@ MSG_ROUND_SCORE = Np_(
     )
 MSG_HAND_WIN = N_("{player} shows {yaku} right after the deal and wins the round.")
 MSG_DRAW = N_("The cards ran out before anyone stopped with a yaku: nobody wins the round.")
+MSG_RAN_OUT = N_("The cards ran out before anyone stopped with a yaku, so no yaku scores.")
+MSG_HANDS_DRAW = N_("Both players were dealt a hand yaku, so the round is a draw and nobody scores.")
 MSG_DRAW_POINTS = Np_(
         "As the dealer, {player} scores {points} point.",
         "As the dealer, {player} scores {points} points.",
@@ -184,7 +206,7 @@ class _Check:
             scorer = scorer_for(rb, ruleset, options)
             for i, rnd in enumerate(parsed):
                 if rnd is not None:
-                    self.check_round_yaku(i, rnd, scorer, options)
+                    self.check_round_yaku(i, rnd, scorer)
         if self.problems:
             return self.invalid()
         return self.score(ruleset, options, parsed)
@@ -200,9 +222,9 @@ class _Check:
 
     def check_ruleset(self, request: dict) -> str:
         rb = self.rb
-        value = request.get("ruleset")
-        if value is None:
+        if "ruleset" not in request:
             return rb.default_ruleset
+        value = request["ruleset"]
         if not isinstance(value, str):
             self.add("request.type", ("ruleset",), "referee.request", MSG_NOT_TEXT, field="ruleset",
                      value=describe(value))
@@ -215,9 +237,7 @@ class _Check:
 
     def check_options(self, request: dict, ruleset: str) -> tuple[dict[str, Any], bool]:
         rb = self.rb
-        raw = request.get("options")
-        if raw is None:
-            raw = {}
+        raw = request.get("options", {})
         ok = True
         if not isinstance(raw, dict):
             self.add("request.type", ("options",), "referee.request", MSG_NOT_OBJECT_FIELD,
@@ -242,22 +262,30 @@ class _Check:
             else:
                 chosen[key] = value
         options = rb.effective_options(ruleset, chosen)
-        if options["hand_yaku"]:
-            values = rb.rulesets[ruleset].values
-            for y in rb.yaku:
-                if y.hand and y.id in values and values[y.id].points is None:
-                    path = ("options", "hand_yaku") if "hand_yaku" in chosen else ("ruleset",)
-                    self.add("option.value", path, rb.options["hand_yaku"].rule, MSG_OPTION_UNDOCUMENTED,
-                             ruleset=rb.rulesets[ruleset].name, yaku=self.yaku_name(y.id),
-                             option="hand_yaku")
+        return options, self.check_switches(ruleset, options, chosen) and ok
+
+    def check_switches(self, ruleset: str, options: dict[str, Any], chosen: dict[str, Any]) -> bool:
+        """An option cannot switch on a yaku whose value the ruleset does not document."""
+        rb = self.rb
+        ok = True
+        for key, spec in rb.options.items():
+            if options[key] is not True:
+                continue
+            for yaku_id in spec.switches:
+                value = rb.table_value(ruleset, yaku_id)
+                if value is not None and value.points is None:
+                    path = ("options", key) if key in chosen else ("ruleset",)
+                    self.add("option.value", path, spec.rule, MSG_OPTION_UNDOCUMENTED,
+                             ruleset=rb.rulesets[ruleset].name, yaku=self.yaku_name(yaku_id),
+                             option=key)
                     ok = False
                     break
-        return options, ok
+        return ok
 
     def check_players(self, request: dict) -> None:
-        raw = request.get("players")
-        if raw is None:
+        if "players" not in request:
             return
+        raw = request["players"]
         if not isinstance(raw, dict):
             self.add("request.type", ("players",), "referee.request", MSG_NOT_OBJECT_FIELD,
                      field="players", value=describe(raw))
@@ -330,9 +358,11 @@ class _Check:
             self.add("winner.value", ("rounds", i, "winner"), "round.winner-needs-yaku", MSG_WINNER,
                      value=describe(winner))
             winner = None
-        piles = self.check_piles(i, rnd.get("captured"), "captured", MSG_CARD_DUPLICATE, MSG_BOTH_PILES)
+        piles = {p: (0, 0) for p in PLAYERS}
+        if "captured" in rnd:
+            piles = self.check_piles(i, rnd["captured"], "captured", MSG_CARD_DUPLICATE, MSG_BOTH_PILES)
         hands = None
-        if rnd.get("hand") is not None:
+        if "hand" in rnd:
             hands = self.check_piles(i, rnd["hand"], "hand", MSG_HAND_DUPLICATE, MSG_BOTH_HANDS)
             for p, cards in (hands or {}).items():
                 if cards[1] != rb.hand_size:
@@ -346,7 +376,9 @@ class _Check:
                         self.addn("pile.month-count", ("rounds", i, "captured", p), "capture.pairs",
                                   MSG_MONTH_COUNT, count, player=self.names[p], count=count,
                                   month=self.month_name(number), number=number)
-        calls = self.check_koikoi(i, rnd.get("koikoi"), options)
+        calls = {"a": 0, "b": 0}
+        if "koikoi" in rnd:
+            calls = self.check_koikoi(i, rnd["koikoi"], options)
         if len(self.problems) != before:
             return None
         return {
@@ -360,8 +392,6 @@ class _Check:
 
     def check_piles(self, i: int, raw: Any, field: str, dup_msg: str, both_msg: str):
         """{player: (mask, number of listed cards)} or None when not an object."""
-        if raw is None:
-            return {p: (0, 0) for p in PLAYERS} if field == "captured" else None
         if not isinstance(raw, dict):
             self.add("request.type", ("rounds", i, field), "referee.request", MSG_NOT_OBJECT_FIELD,
                      field=field, value=describe(raw))
@@ -397,8 +427,6 @@ class _Check:
     def check_koikoi(self, i: int, raw: Any, options: dict[str, Any]) -> dict[str, int]:
         rb = self.rb
         calls = {"a": 0, "b": 0}
-        if raw is None:
-            return calls
         if not isinstance(raw, dict):
             self.add("koikoi.type", ("rounds", i, "koikoi"), "koikoi.call", MSG_NOT_OBJECT_FIELD,
                      field="koikoi", value=describe(raw))
@@ -425,28 +453,52 @@ class _Check:
                 calls[key] = value
         return calls
 
-    def check_round_yaku(self, i: int, rnd: dict[str, Any], scorer, options) -> None:
+    def check_round_yaku(self, i: int, rnd: dict[str, Any], scorer: Scorer) -> None:
         winner = rnd["winner"]
         piles = rnd["piles"]
-        scores = {p: scorer.score_pile(piles[p]) for p in PLAYERS}
-        rnd["scores"] = scores
-        rnd["hand_win"] = None
-        if winner is not None and options["hand_yaku"] and winner in rnd["hands"]:
-            hand_score = scorer.score_hand(rnd["hands"][winner])
-            if hand_score.scored:
-                if piles["a"] or piles["b"]:
-                    self.add("hand.round-played", ("rounds", i, "captured"), "scoring.hand-yaku",
-                             MSG_HAND_PLAYED, player=self.names[winner],
-                             yaku=self.yaku_name(hand_score.scored[0].yaku.id))
-                rnd["hand_win"] = hand_score
-        if winner is not None and rnd["hand_win"] is None and not scores[winner].scored:
+        rnd["month"] = month = self.rb.round_month(i + 1)
+        rnd["scores"] = scores = {p: scorer.score_pile(piles[p], month) for p in PLAYERS}
+        rnd["hand_win"], rnd["hand_draw"] = None, False
+        lucky = {p: hs for p, hand in rnd["hands"].items() if (hs := scorer.score_hand(hand)).scored}
+        if lucky:
+            self.check_hand_yaku(i, rnd, lucky)
+            return
+        if winner is not None and not scores[winner].scored:
             self.add("winner.no-yaku", ("rounds", i, "winner"), "round.winner-needs-yaku",
                      MSG_WINNER_NO_YAKU, player=self.names[winner])
         for p in PLAYERS:
-            # A call is checked against a pile only when the pile is given (referee.unlisted-pile).
-            if rnd["calls"][p] and p in rnd["listed"] and not scores[p].scored:
+            # A call is checked against a pile only when the pile is given (referee.unlisted-pile),
+            # and by the pile as it may have been at the call (koikoi.call-time).
+            if rnd["calls"][p] and p in rnd["listed"] and not scorer.could_call(piles[p], month):
                 self.add("koikoi.no-yaku", ("rounds", i, "koikoi", p), "koikoi.needs-yaku",
                          MSG_KOIKOI_NO_YAKU, player=self.names[p])
+
+    def check_hand_yaku(self, i: int, rnd: dict[str, Any], lucky: dict[str, PileScore]) -> None:
+        """scoring.hand-yaku, round.both-hand-yaku: a hand yaku ends the round at the deal."""
+        winner = rnd["winner"]
+        both = len(lucky) == len(PLAYERS)
+        before = len(self.problems)
+        if both and winner is not None:
+            self.add("hand.both-lucky", ("rounds", i, "winner"), "round.both-hand-yaku",
+                     MSG_BOTH_HAND_YAKU)
+        played = any(rnd["piles"].values())
+        for p, hand_score in lucky.items():
+            path = ("rounds", i, "hand", p)
+            names = {"player": self.names[p], "yaku": self.yaku_name(hand_score.scored[0].yaku.id)}
+            if not both and winner is None:
+                self.add("hand.round-played", path, "scoring.hand-yaku", MSG_HAND_RAN_OUT, **names)
+            elif not both and winner != p:
+                self.add("hand.round-played", path, "scoring.hand-yaku", MSG_HAND_OTHER_WON,
+                         other=self.names[_other(p)], **names)
+            elif played:
+                self.add("hand.round-played", path, "scoring.hand-yaku", MSG_HAND_PLAYED, **names)
+        for p in PLAYERS:
+            if rnd["calls"][p]:
+                self.add("hand.round-played", ("rounds", i, "koikoi", p), "scoring.hand-yaku",
+                         MSG_HAND_NO_CALL, player=self.names[p])
+        if len(self.problems) == before:
+            rnd["hand_draw"] = both
+            rnd["hand_win"] = None if both else lucky[winner]
 
     # -- scoring ---------------------------------------------------------------------
     def yaku_entries(self, score: PileScore) -> list[dict[str, Any]]:
@@ -463,83 +515,24 @@ class _Check:
 
     def score(self, ruleset: str, options: dict[str, Any], parsed: list[dict]) -> dict[str, Any]:
         rb = self.rb
+        month_shown = scorer_for(rb, ruleset, options).uses_month
         totals = {"a": 0, "b": 0}
         out_rounds = []
-        dealer = rb.first_dealer
+        dealer, dealt_by = rb.first_dealer, (MSG_DEALS, "deal.first-dealer")
         for n, rnd in enumerate(parsed, start=1):
-            winner = rnd["winner"]
-            explanation = [{"rule": "match.dealer", "message": self.g(MSG_DEALS, player=self.names[dealer])}]
-            score = {"a": 0, "b": 0}
-            yaku: list[dict[str, Any]] = []
-            mults: list[dict[str, Any]] = []
-            base, total_factor, capped = 0, 1, False
-            if winner is None:
-                explanation.append({"rule": "round.exhaustive", "message": self.g(MSG_DRAW)})
-                points = options["draw_dealer_points"]
-                if points:
-                    score[dealer] = points
-                    explanation.append({"rule": rb.options["draw_dealer_points"].rule,
-                                        "message": self.n(MSG_DRAW_POINTS, points, player=self.names[dealer],
-                                                          points=points)})
+            explanation = [self.step(dealt_by[1], dealt_by[0], player=self.names[dealer])]
+            if month_shown:
+                explanation.append(self.step("match.round-month", MSG_ROUND_MONTH, round=n,
+                                             month=self.month_name(rnd["month"]), number=rnd["month"]))
+            if rnd["winner"] is None:
+                ruling = self.draw_ruling(rnd, dealer, options, explanation)
             else:
-                loser = _other(winner)
-                won = rnd["hand_win"] or rnd["scores"][winner]
-                if rnd["hand_win"] is not None:
-                    explanation.append({"rule": "scoring.hand-yaku", "message": self.g(
-                        MSG_HAND_WIN, player=self.names[winner],
-                        yaku=self.yaku_name(won.scored[0].yaku.id))})
-                yaku = self.yaku_entries(won)
-                base = won.base
-                for s in won.scored:
-                    explanation.append({"rule": s.yaku.rule, "message": self.n(
-                        MSG_YAKU, s.points, player=self.names[winner],
-                        yaku=self.yaku_name(s.yaku.id), points=s.points)})
-                for y, why in won.dropped:
-                    template, rule = {
-                        DROPPED_BEST: (MSG_DROPPED_BEST, "yaku.best-in-group"),
-                        DROPPED_SPOILED: (MSG_DROPPED_SPOILED, rb.options["rain_man_spoils_viewings"].rule),
-                        DROPPED_ALONE: (MSG_DROPPED_ALONE, rb.options["viewings"].rule),
-                    }[why]
-                    explanation.append({"rule": rule, "message": self.g(template, yaku=self.yaku_name(y.id))})
-                factors, total_factor, capped = multipliers(
-                    rb, options, base, rnd["calls"][winner], rnd["calls"][loser]
-                )
-                for m in factors:
-                    mults.append({"reason": m.reason, "factor": m.factor, "rule": m.rule})
-                    if m.reason == "seven-points":
-                        text = self.n(MSG_SEVEN, rb.seven_threshold, threshold=rb.seven_threshold, factor=m.factor)
-                    elif m.reason == "opponent-koikoi":
-                        text = self.g(MSG_OPPONENT_KOIKOI, opponent=self.names[loser],
-                                      player=self.names[winner], factor=m.factor)
-                    elif m.reason == "winner-koikoi":
-                        text = self.g(MSG_WINNER_KOIKOI, player=self.names[winner], factor=m.factor)
-                    else:
-                        text = self.n(MSG_KOIKOI_CALLS, m.calls, calls=m.calls, factor=m.factor)
-                    explanation.append({"rule": m.rule, "message": text})
-                if capped:
-                    explanation.append({"rule": rb.options["double_cap"].rule,
-                                        "message": self.g(MSG_CAP, cap=total_factor)})
-                score[winner] = base * total_factor
-                explanation.append({"rule": "scoring.winner-only", "message": self.n(
-                    MSG_ROUND_SCORE, score[winner], player=self.names[winner], score=score[winner])})
+                ruling = self.won_ruling(rnd, options, explanation)
             for p in PLAYERS:
-                totals[p] += score[p]
-            out_rounds.append({
-                "round": n,
-                "dealer": dealer,
-                "winner": winner,
-                "yaku": yaku,
-                "base": base,
-                "multipliers": mults,
-                "multiplier": total_factor,
-                "capped": capped,
-                "score": score,
-                "explanation": explanation,
-            })
-            if winner is not None and options["dealer_rotation"] == "winner":
-                dealer = winner
-            else:
-                dealer = _other(dealer)
+                totals[p] += ruling["score"][p]
+            out_rounds.append({"round": n, "month": rnd["month"], "dealer": dealer,
+                               "winner": rnd["winner"], **ruling, "explanation": explanation})
+            dealer, dealt_by = self.next_dealer(rnd, dealer, ruling["score"][dealer], options)
         played, total_rounds = len(parsed), options["rounds"]
         if played < total_rounds:
             result = {"status": "continue", "winner": None, "reason": "match.in-progress",
@@ -561,6 +554,92 @@ class _Check:
             "totals": totals,
             "result": result,
         }
+
+    def step(self, rule: str, template: str, **values: Any) -> dict[str, str]:
+        return {"rule": rule, "message": self.g(template, **values)}
+
+    def next_dealer(self, rnd: dict, dealer: str, dealer_points: int, options: dict) -> tuple:
+        """Who deals the next round, and why (message, rule): match.dealer, -after-draw."""
+        winner = rnd["winner"]
+        if winner is not None:
+            if options["dealer_rotation"] == "winner":
+                return winner, (MSG_DEALS, "match.dealer")
+            return _other(dealer), (MSG_DEALS, self.rb.options["dealer_rotation"].rule)
+        if dealer_points:  # the dealer's privilege keeps the deal (FW)
+            return dealer, (MSG_DEALS_AGAIN, self.rb.options["draw_dealer_points"].rule)
+        if options["draw_dealer"] == "same":
+            return dealer, (MSG_DEALS_AGAIN, "match.dealer-after-draw")
+        return _other(dealer), (MSG_DEALS_PASSED, "match.dealer-after-draw")
+
+    def draw_ruling(self, rnd: dict, dealer: str, options: dict, explanation: list) -> dict:
+        """A round without a winner: the cards ran out, or both players held a hand yaku."""
+        rb = self.rb
+        score = {"a": 0, "b": 0}
+        points = options["draw_dealer_points"]
+        if rnd["hand_draw"]:
+            explanation.append(self.step("round.both-hand-yaku", MSG_HANDS_DRAW))
+        elif points:
+            explanation.append(self.step("round.exhaustive", MSG_RAN_OUT))
+            score[dealer] = points
+            explanation.append({"rule": rb.options["draw_dealer_points"].rule, "message": self.n(
+                MSG_DRAW_POINTS, points, player=self.names[dealer], points=points)})
+        else:
+            explanation.append(self.step("round.exhaustive", MSG_DRAW))
+        return {"yaku": [], "base": 0, "multipliers": [], "multiplier": 1, "capped": False,
+                "score": score}
+
+    def won_ruling(self, rnd: dict, options: dict, explanation: list) -> dict:
+        rb = self.rb
+        winner = rnd["winner"]
+        loser = _other(winner)
+        won = rnd["hand_win"] or rnd["scores"][winner]
+        if rnd["hand_win"] is not None:
+            explanation.append(self.step("scoring.hand-yaku", MSG_HAND_WIN, player=self.names[winner],
+                                         yaku=self.yaku_name(won.scored[0].yaku.id)))
+        for s in won.scored:
+            explanation.append({"rule": s.yaku.rule, "message": self.n(
+                MSG_YAKU, s.points, player=self.names[winner],
+                yaku=self.yaku_name(s.yaku.id), points=s.points)})
+        for d in won.dropped:
+            explanation.append(self.dropped_step(d))
+        base = won.base
+        factors, total_factor, capped = multipliers(
+            rb, options, base, rnd["calls"][winner], rnd["calls"][loser]
+        )
+        mults = []
+        for m in factors:
+            mults.append({"reason": m.reason, "factor": m.factor, "rule": m.rule})
+            if m.reason == "seven-points":
+                text = self.n(MSG_SEVEN, rb.seven_threshold, threshold=rb.seven_threshold, factor=m.factor)
+            elif m.reason == "opponent-koikoi":
+                text = self.g(MSG_OPPONENT_KOIKOI, opponent=self.names[loser],
+                              player=self.names[winner], factor=m.factor)
+            elif m.reason == "winner-koikoi":
+                text = self.g(MSG_WINNER_KOIKOI, player=self.names[winner], factor=m.factor)
+            else:
+                text = self.n(MSG_KOIKOI_CALLS, m.calls, calls=m.calls, factor=m.factor)
+            explanation.append({"rule": m.rule, "message": text})
+        if capped:
+            explanation.append(self.step(rb.options["double_cap"].rule, MSG_CAP, cap=total_factor))
+        score = {"a": 0, "b": 0}
+        score[winner] = base * total_factor
+        explanation.append({"rule": "scoring.winner-only", "message": self.n(
+            MSG_ROUND_SCORE, score[winner], player=self.names[winner], score=score[winner])})
+        return {"yaku": self.yaku_entries(won), "base": base, "multipliers": mults,
+                "multiplier": total_factor, "capped": capped, "score": score}
+
+    def dropped_step(self, d: Dropped) -> dict[str, str]:
+        """Why a complete yaku does not score."""
+        rb = self.rb
+        name = self.yaku_name(d.yaku.id)
+        if d.why == DROPPED_SPOILED:
+            cards = ", ".join(self.card_label(c.index) for c in rb.cards if (d.cards >> c.index) & 1)
+            return self.step(rb.options[d.option].rule, MSG_DROPPED_SPOILED, yaku=name, cards=cards)
+        rule, template = {
+            DROPPED_BEST: ("yaku.best-in-group", MSG_DROPPED_BEST),
+            DROPPED_ALONE: (rb.options["viewings"].rule, MSG_DROPPED_ALONE),
+        }[d.why]
+        return self.step(rule, template, yaku=name)
 
 
 def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) -> dict[str, Any]:

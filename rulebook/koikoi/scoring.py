@@ -1,14 +1,15 @@
 """Pure scoring: which yaku a pile (or a dealt hand) holds, and the round multipliers.
 
 A `Scorer` is compiled once per (rulebook, ruleset, options) and cached on the rulebook;
-scoring a pile is then a handful of integer operations on bit masks.
+scoring a pile is then a handful of integer operations on bit masks. A pile is scored for
+the month of its round (Cards of the Month); without a month that yaku cannot be judged.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from .model import Rulebook, Yaku, load_rulebook
 
@@ -25,10 +26,18 @@ class Scored:
     cards: int  # mask of the pile's cards that make the yaku
 
 
+class Dropped(NamedTuple):
+    """A complete yaku that does not score, and why."""
+    yaku: Yaku
+    why: str  # DROPPED_*
+    option: str | None = None  # DROPPED_SPOILED: the option whose card spoils it
+    cards: int = 0  # DROPPED_SPOILED: the spoiling cards in the pile
+
+
 @dataclass(frozen=True, slots=True)
 class PileScore:
     scored: tuple[Scored, ...]  # the yaku that score, in rulebook order
-    dropped: tuple[tuple[Yaku, str], ...]  # complete yaku that do not score, with the reason
+    dropped: tuple[Dropped, ...]  # complete yaku that do not score, with the reason
 
     @property
     def base(self) -> int:
@@ -64,17 +73,20 @@ class Scorer:
         self.rb = rb
         rs = rb.rulesets[ruleset]
         self.viewings = options["viewings"]
-        self.spoil = bool(options["rain_man_spoils_viewings"])
+        # The options switched on whose cards spoil the viewings.
+        self.spoilers = tuple(
+            (spec.id, spec.spoils) for spec in rb.options.values() if spec.spoils and options[spec.id]
+        )
+        self.spoil_mask = 0
+        for _, cards in self.spoilers:
+            self.spoil_mask |= cards
         active: list[tuple[Yaku, int, bool]] = []
         for y in rb.yaku:
-            value = rs.values.get(y.id)
-            if value is None or value.points is None:
-                continue
-            if y.hand and not options["hand_yaku"]:
-                continue
-            if y.viewing and self.viewings == "off":
+            value = rb.table_value(ruleset, y.id)
+            if value is None or value.points is None or rb.yaku_off(y, options):
                 continue
             active.append((y, value.points, value.extra))
+        self.uses_month = any(y.match == "round_month" for y, _, _ in active)
         self.variants = [
             self._compile(active, masks) for masks in self._kind_variants(options["sake_cup_as_plain"])
         ]
@@ -135,42 +147,60 @@ class Scorer:
         return out
 
     # -- piles -------------------------------------------------------------------------
-    def score_pile(self, pile: int) -> PileScore:
+    def score_pile(self, pile: int, month: int | None = None) -> PileScore:
+        """The yaku of a pile captured in a round of `month` (None: Cards of the Month unknown)."""
         best: PileScore | None = None
         for compiled in self.variants:
-            result = self._score_variant(pile, compiled)
+            result = self._score_variant(pile, compiled, month)
             if best is None or result.base > best.base:
                 best = result
         assert best is not None
         return best
 
-    def _score_variant(self, pile: int, compiled: list[_Compiled]) -> PileScore:
+    def could_call(self, pile: int, month: int | None = None) -> bool:
+        """koikoi.call-time: whether the pile holds a yaku, or held one before a spoiler came."""
+        if self.score_pile(pile, month).scored:
+            return True
+        return bool(pile & self.spoil_mask) and bool(
+            self.score_pile(pile & ~self.spoil_mask, month).scored)
+
+    def _holds(self, c: _Compiled, pile: int, month: int | None) -> int | None:
+        """The cards to show when the pile holds compiled yaku `c`, else None."""
+        y = c.yaku
+        if y.match == "cards":
+            return c.show_mask if pile & y.cards == y.cards else None
+        if y.match == "count":
+            if (pile & c.count_mask).bit_count() < y.count_min or pile & y.requires != y.requires:
+                return None
+            return c.show_mask
+        if y.match == "round_month" and month is not None:
+            cards = self.rb.month_masks[month]
+            return cards if pile & cards == cards else None
+        return None
+
+    def _score_variant(self, pile: int, compiled: list[_Compiled], month: int | None) -> PileScore:
         matched: dict[int, Scored] = {}
-        dropped: list[tuple[Yaku, str]] = []
+        dropped: list[Dropped] = []
         for c in compiled:
             y = c.yaku
-            if y.match == "cards":
-                if pile & y.cards != y.cards:
-                    continue
-            elif y.match == "count":
-                if (pile & c.count_mask).bit_count() < y.count_min or pile & y.requires != y.requires:
-                    continue
-            else:
+            show = self._holds(c, pile, month)
+            if show is None:
                 continue
-            if y.viewing and self.spoil and pile & y.spoiled_by:
-                dropped.append((y, DROPPED_SPOILED))
+            if y.viewing and pile & self.spoil_mask:
+                option, cards = next((o, m) for o, m in self.spoilers if pile & m)
+                dropped.append(Dropped(y, DROPPED_SPOILED, option, pile & cards))
                 continue
             points = c.points
             if c.extra_mask:
                 points += max(0, (pile & c.extra_mask).bit_count() - c.need)
-            matched[c.index] = Scored(y, points, pile & c.show_mask)
+            matched[c.index] = Scored(y, points, pile & show)
         scored = self._resolve(matched, dropped)
         if self.viewings == "with_other" and not any(not s.yaku.viewing for s in scored):
-            dropped.extend((s.yaku, DROPPED_ALONE) for s in scored if s.yaku.viewing)
+            dropped.extend(Dropped(s.yaku, DROPPED_ALONE) for s in scored if s.yaku.viewing)
             scored = [s for s in scored if not s.yaku.viewing]
         return PileScore(tuple(scored), tuple(dropped))
 
-    def _resolve(self, matched: dict[int, Scored], dropped: list[tuple[Yaku, str]]) -> list[Scored]:
+    def _resolve(self, matched: dict[int, Scored], dropped: list[Dropped]) -> list[Scored]:
         chosen: set[int] = set()
         for _group, members, combos in self.groups:
             present = [i for i in members if i in matched]
@@ -188,7 +218,7 @@ class Scorer:
                         best_combo, best_points = combo, points
             assert best_combo is not None
             chosen.update(best_combo)
-            dropped.extend((matched[i].yaku, DROPPED_BEST) for i in present if i not in best_combo)
+            dropped.extend(Dropped(matched[i].yaku, DROPPED_BEST) for i in present if i not in best_combo)
         return [matched[i] for i in sorted(chosen)]
 
     # -- dealt hands -------------------------------------------------------------------
@@ -208,7 +238,7 @@ class Scorer:
             if y.hand_pairs and pairs < y.hand_pairs:
                 continue
             matched[c.index] = Scored(y, c.points, hand)
-        dropped: list[tuple[Yaku, str]] = []
+        dropped: list[Dropped] = []
         return PileScore(tuple(self._resolve(matched, dropped)), tuple(dropped))
 
 
@@ -221,10 +251,7 @@ def _union(stacks: Iterable[frozenset[str]], pair: tuple[str, str]) -> frozenset
 
 
 def scorer_for(rb: Rulebook, ruleset: str, options: dict[str, Any]) -> Scorer:
-    key = (
-        ruleset, options["viewings"], bool(options["rain_man_spoils_viewings"]),
-        options["sake_cup_as_plain"], bool(options["hand_yaku"]),
-    )
+    key = (ruleset, *(options[k] for k in rb.scorer_options))
     found = rb.cache.get(key)
     if found is None:
         found = rb.cache[key] = Scorer(rb, ruleset, options)
@@ -244,8 +271,10 @@ def multipliers(
     elif mode == "winner_called" and winner_calls:
         out.append(Multiplier("winner-koikoi", rb.koikoi_factor, rb.koikoi_rule, winner_calls))
     elif mode == "per_call" and winner_calls + opponent_calls:
+        # scoring.koikoi-calls: x(1 + step * calls), counting both players' calls.
         calls = winner_calls + opponent_calls
-        out.append(Multiplier("koikoi-calls", rb.koikoi_factor**calls, rb.koikoi_rule, calls))
+        out.append(Multiplier("koikoi-calls", 1 + rb.koikoi_call_step * calls, rb.koikoi_calls_rule,
+                              calls))
     total = 1
     for m in out:
         total *= m.factor
@@ -269,8 +298,11 @@ def score_pile(
     ruleset: str | None = None,
     options: dict[str, Any] | None = None,
     rulebook: Rulebook | None = None,
+    round_number: int | None = None,
 ) -> PileScore:
-    """The yaku a captured pile scores under a ruleset and table options."""
+    """The yaku a captured pile scores under a ruleset and table options, in a round if given."""
     rb = rulebook or load_rulebook()
     rid = ruleset or rb.default_ruleset
-    return scorer_for(rb, rid, rb.effective_options(rid, options)).score_pile(to_mask(cards, rb))
+    month = rb.round_month(round_number) if round_number else None
+    scorer = scorer_for(rb, rid, rb.effective_options(rid, options))
+    return scorer.score_pile(to_mask(cards, rb), month)
