@@ -1,13 +1,12 @@
 """Babel extraction method for rulebook YAML files (see babel.cfg).
 
-`pybabel extract` calls `extract_rulebook` for every `rulebook/*.yaml`. It yields
+`pybabel extract` calls `extract_rulebook` for every rulebook YAML. It yields
 `(lineno, "pgettext", (context, message), comments)`; Babel's default keyword spec for
 `pgettext` (`((1, 'c'), 2)`) turns the first element into the message context.
 
-What is extracted is declared per game in `GAMES` below, so a new game (Koi-Koi) only
-adds its own table: which lists of the YAML hold translatable names and which message
-context each gets. Rule texts (every `sections[*].rules`) and section titles are
-extracted for every game.
+Rule texts (every `sections[*].rules`) and section titles are extracted for every game;
+what else a game's YAML holds for the catalogs is its package's `EXTRACT` (see
+rulebook/game.py), found through `rulebook.GAMES`.
 """
 from __future__ import annotations
 
@@ -16,33 +15,17 @@ from typing import Any
 
 import yaml
 
+from . import GAMES
+
 RULE_COMMENT = (
     "Translators: rule text; the message context is the rule id. Keep placeholders such "
     "as {secret}, {tradeoff}, {gift} and {competition} unchanged: they become the action "
     "names of the chosen edition."
 )
-
-# Per game: (YAML list or mapping, field to translate, context template, comment).
-# The context template is formatted with the entry (so `{colour}` reads its colour; a
-# mapping's entries also get their key as `{key}`).
-GAMES: dict[str, list[tuple[str, str, str, str]]] = {
-    "hanamikoji": [
-        ("sources", "about", "source.{key}",
-         "Translators: what a source document is (its own title is shown beside, untranslated)"),
-        ("geishas", "name", "geisha.{id}", "Translators: geisha name"),
-        ("geishas", "item", "item.{id}", "Translators: the item this geisha favours"),
-        ("geishas", "colour", "colour.{colour}", "Translators: colour of a geisha card"),
-    ],
-    "koikoi": [
-        ("cards", "name", "koikoi.card.{slug}", "Translators: Koi-Koi card name"),
-        ("months", "name", "koikoi.month.{number}",
-         "Translators: the flower of a Koi-Koi month (card suit)"),
-        ("yaku", "name", "koikoi.yaku.{id}", "Translators: Koi-Koi scoring combination"),
-    ],
-}
-
-# Games whose editions name the actions: the default edition's names, context action.<id>.
-EDITION_ACTIONS = {"hanamikoji"}
+TITLE_COMMENT = (
+    "Translators: the short name of a rule (the message context is title.<rule id>), shown "
+    "in links, lists and rulings instead of its id. Keep placeholders unchanged."
+)
 
 Message = tuple[int, str, tuple[str, str], list[str]]
 
@@ -89,35 +72,37 @@ def extract_rulebook(fileobj, keywords, comment_tags, options) -> Iterator[Messa
             section["title"],
             "Translators: section title of the rules page",
         )
+        titles = section.get("titles", {})
+        for rule_id, title in titles.items():
+            if not rule_id.startswith("__"):
+                yield from emit(titles["__lines__"][rule_id], f"title.{rule_id}", title,
+                                TITLE_COMMENT)
         rules = section.get("rules", {})
         for rule_id, text in rules.items():
             if rule_id.startswith("__"):
                 continue
             yield from emit(rules["__lines__"][rule_id], rule_id, text, RULE_COMMENT)
 
-    for list_name, field, context, comment in GAMES.get(game, []):
-        found = data.get(list_name, [])
-        if isinstance(found, dict):
-            entries = [{**entry, "key": key} for key, entry in found.items()
-                       if not key.startswith("__")]
-        else:
-            entries = found
-        for entry in entries:
-            if entry.get(field) is None:
-                continue
-            values = {k: v for k, v in entry.items() if not k.startswith("__")}
-            yield from emit(entry["__line__"], context.format(**values), entry[field], comment)
+    spec = GAMES[game].module.EXTRACT if game in GAMES else ()
+    for where, field, context, comment in spec:
+        for line, values, message in _entries(data, where, field):
+            yield from emit(line, context.format(**values), message, comment)
 
-    if game in EDITION_ACTIONS:
-        default = data["editions"][data["default_edition"]]
-        actions = default["actions"]
-        for action_id, name in actions.items():
-            if action_id.startswith("__"):
-                continue
-            yield from emit(
-                actions["__lines__"][action_id],
-                f"action.{action_id}",
-                name,
-                "Translators: action name on this site (the printed names of the editions "
-                "are shown separately)",
-            )
+
+def _entries(data: dict, where: str, field: str | None) -> Iterator[tuple[int, dict, Any]]:
+    """(line, the entry's values for the context, the message) at a dotted YAML path."""
+    found: Any = data
+    for part in where.format(**{k: v for k, v in data.items() if isinstance(v, str)}).split("."):
+        found = found.get(part, {}) if isinstance(found, dict) else {}
+    if isinstance(found, dict):
+        items = [(key, value) for key, value in found.items() if not key.startswith("__")]
+        lines = found.get("__lines__", {})
+    else:
+        items, lines = list(enumerate(found)), {}
+    for key, entry in items:
+        if field is None:  # a mapping of plain texts: the key names the entry
+            if entry is not None:
+                yield lines.get(key, 0), {"key": key}, entry
+        elif isinstance(entry, dict) and entry.get(field) is not None:
+            values = {k: v for k, v in entry.items() if not k.startswith("__")}
+            yield entry["__line__"], {"key": key, **values}, entry[field]

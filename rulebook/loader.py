@@ -65,7 +65,8 @@ def load_yaml_checked(path: Path | str, schema_name: str) -> dict[str, Any]:
 
 def collect_rules(data: dict[str, Any]) -> tuple[dict[str, str], list[tuple[str, str]]]:
     """Every rule id -> its English text (whitespace folded as the extractor does), and
-    the problems found (a rule id used twice)."""
+    the problems found (a rule id used twice, a rule without a title or a title without
+    a rule)."""
     rules: dict[str, str] = {}
     problems: list[tuple[str, str]] = []
     for i, section in enumerate(data["sections"]):
@@ -73,4 +74,15 @@ def collect_rules(data: dict[str, Any]) -> tuple[dict[str, str], list[tuple[str,
             if rule_id in rules:
                 problems.append((f"sections[{i}].rules.{rule_id}", "rule id used twice"))
             rules[rule_id] = " ".join(text.split())
+        titles, texts = set(section["titles"]), set(section["rules"])
+        for rule_id in sorted(texts - titles):
+            problems.append((f"sections[{i}].titles", f"no title for {rule_id}"))
+        for rule_id in sorted(titles - texts):
+            problems.append((f"sections[{i}].titles.{rule_id}", "a title for no rule"))
     return rules, problems
+
+
+def collect_titles(data: dict[str, Any]) -> dict[str, str]:
+    """Every rule id -> its short English title."""
+    return {rule_id: " ".join(title.split())
+            for section in data["sections"] for rule_id, title in section["titles"].items()}

@@ -3,18 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import GAMES
 from .i18n import translator
 from .problems import SHARED, Problem, describe, kind_of, quoted_list
-
-GAMES = ("hanamikoji", "koikoi")
-
-
-def game_referee(game: str):
-    if game == "hanamikoji":
-        from .hanamikoji.referee import referee
-    else:
-        from .koikoi.referee import referee
-    return referee
 
 
 def referee(request: Any, lang: str = "en") -> dict[str, Any]:
@@ -31,6 +22,6 @@ def referee(request: Any, lang: str = "en") -> dict[str, Any]:
     game = request.get("game")
     if "game" not in request:
         return refuse("request.missing-field", "/game", field="game")
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         return refuse("game.unknown", "/game", value=describe(game), games=quoted_list(GAMES))
-    return game_referee(game)(request, lang)
+    return GAMES[game].referee(request, lang)

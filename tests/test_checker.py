@@ -11,7 +11,7 @@ from werkzeug.datastructures import MultiDict
 from rulebook import cli
 from rulebook.hanamikoji import load_rulebook
 from rulebook.i18n import LANGUAGES
-from webapp import checker_form as cf
+from webapp.games import hanamikoji as web
 
 URL = "/{lang}/hanamikoji/score"
 EXAMPLE = "a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3"
@@ -84,59 +84,98 @@ def test_form_submission_with_per_field_values(client):
     text = get(client, query).text
     assert embedded(text)["result"]["winner"] == "b"
     # The permalink is the compact one, defaults left out.
-    link = re.search(r'id="permalink" class="permalink-link" href="([^"]+)"', text).group(1)
+    link = re.search(r'id="permalink" class="permalink-link" data-live-region href="([^"]+)"', text).group(1)
     assert html.unescape(link) == f"/en/hanamikoji/score?{EXAMPLE}"
+
+
+def play(client, query: dict, lang: str = "de") -> str:
+    """Press a button of the log form (a GET with its event), follow where it leads."""
+    response = client.get(URL.format(lang=lang), query_string=query)
+    if response.status_code == 303:
+        return response.location
+    assert response.status_code == 200
+    return ""
 
 
 def test_log_mode_adds_legal_actions_and_scores_eight(client):
     log: list[str] = []
     for token in LOG:
         action, cards, *taken = token.split(":")
-        query = {"mode": "log", "act": list(log), "do": action}
         flat = [c for group in cards.split("/") for c in group.split(",")]
-        for k, card in enumerate(flat, start=1):
-            query[f"c{k}"] = card
+        query = {"mode": "log", "act": list(log), "c": flat, "do": action}
         if taken:
             query["take"] = taken[0]
-        response = client.get(URL.format(lang="de"), query_string=query)
-        assert response.status_code == 303, token
+        location = play(client, query)
+        assert location, token
         log.append(token)
-        assert response.location.endswith(cf.query_string([("mode", "log")] + [("act", t) for t in log]))
-        page = client.get(response.location).text
+        assert location.endswith(web.query_string([("mode", "log")] + [("act", t) for t in log]))
+        page = client.get(location).text
         ruling = embedded(page)
         assert ruling["valid"]
         if len(log) < 8:
             progress = ruling["rounds"][0]["progress"]
             assert progress["action_number"] == len(log) + 1
             assert progress["draw_pile"] == 8 - len(log)
-            assert 'id="new-action"' in page
+            assert 'id="next-action"' in page
     assert ruling["rounds"][0]["outcome"]["status"] != "in_progress"
-    assert 'id="ruling-totals"' in page and 'id="new-action"' not in page
-    assert 'id="undo" href="/de/hanamikoji/score?mode=log&amp;' in page
+    assert 'id="ruling-totals"' in page and 'id="next-action"' not in page
+    assert 'name="edit" value="7"' in page and 'name="drop" value="0"' in page
+
+
+def test_log_mode_asks_what_the_opponent_took(client):
+    query = {"mode": "log", "act": ["secret:ruri", "tradeoff:ayane,iroha"],
+             "c": ["ruri", "ruri", "anju"], "do": "gift"}
+    page = client.get(URL.format(lang="en"), query_string=query).text
+    assert 'id="take-question"' in page and 'id="refused"' not in page
+    assert page.count('name="take" value=') == 2  # Ruri and Anju: one button per card offered
+    assert play(client, {**query, "take": "anju"}, "en")
+
+
+def test_log_mode_pick_unpick_and_clear_without_javascript(client):
+    base = {"mode": "log", "act": ["secret:ruri"]}
+    location = play(client, {**base, "pick": "anju"}, "en")
+    assert location.endswith("act=secret:ruri&c=anju")
+    location = play(client, {**base, "c": ["anju", "yoko"], "unpick": "1"}, "en")
+    assert location.endswith("act=secret:ruri&c=yoko")
+    assert play(client, {**base, "c": ["anju"], "clear": "1"}, "en").endswith("act=secret:ruri")
+    page = client.get(URL.format(lang="en"), query_string={**base, "c": ["anju", "anju"]}).text
+    assert 'id="tile-anju"' in page and "2 left" in page  # Anju has 4 cards, 2 are chosen
+
+
+def test_log_mode_edit_and_drop_any_action(client):
+    base = {"mode": "log", "act": LOG[:4]}
+    location = play(client, {**base, "edit": "1"}, "en")
+    assert location.endswith("c=ayane&c=iroha&at=1")
+    # Change the trade-off's cards: the log keeps its order.
+    changed = play(client, {**base, "at": "1", "c": ["tomoyo", "iroha"], "do": "tradeoff"}, "en")
+    assert "act=tradeoff:tomoyo,iroha" in changed and changed.index("secret:ruri") < changed.index(
+        "tradeoff:tomoyo,iroha") < changed.index("gift:")
+    dropped = play(client, {**base, "drop": "0"}, "en")
+    assert "secret:ruri" not in dropped and "tradeoff:ayane,iroha" in dropped
 
 
 def test_log_mode_refuses_illegal_action_and_keeps_inputs(client):
     base = {"mode": "log", "act": ["secret:ruri", "tradeoff:ayane,iroha"]}
     # A reuses the secret: refused, with the referee's reason and rule.
-    text = client.get(URL.format(lang="uk"), query_string={**base, "do": "secret", "c1": "anju"})
-    assert text.status_code == 200
-    page = text.text
+    response = client.get(URL.format(lang="uk"), query_string={**base, "do": "secret", "c": "anju"})
+    assert response.status_code == 200
+    page = response.text
     assert 'id="refused"' in page
-    assert any("turn.each-action-once" in m for m in field_messages(page, "do"))
-    assert '<option value="anju" selected>' in page
+    assert any("turn.each-action-once" in m for m in field_messages(page, "next"))
+    assert '<input type="hidden" name="c" value="anju">' in page  # the chosen card is kept
     # The wrong number of cards for a gift.
-    page = client.get(URL.format(lang="en"), query_string={**base, "do": "gift", "c1": "anju",
-                                                           "c2": "anju", "take": "anju"}).text
-    assert any("exactly 3 cards" in m and "action.gift" in m for m in field_messages(page, "cards"))
-    assert 'value="gift" data-cards="3" data-split="0" data-chooser="opponent" selected' in page
+    page = client.get(URL.format(lang="en"), query_string={**base, "do": "gift",
+                                                           "c": ["anju", "anju"],
+                                                           "take": "anju"}).text
+    assert any("exactly 3 cards" in m and "action.gift" in m for m in field_messages(page, "next"))
     # The ruling still shows the log so far.
     assert embedded(page)["rounds"][0]["progress"]["action_number"] == 3
 
 
 def test_log_mode_offers_only_the_actions_left(client):
     page = client.get(URL.format(lang="en"), query_string={"mode": "log", "act": ["secret:ruri", "tradeoff:ayane,iroha"]}).text
-    select = re.search(r'<select id="do".*?</select>', page, re.DOTALL).group(0)
-    assert 'value="secret"' not in select and 'value="gift"' in select
+    markers = re.search(r'<ul class="action-markers".*?</ul>', page, re.DOTALL).group(0)
+    assert 'value="secret"' not in markers and 'value="gift"' in markers
 
 
 def test_next_round_link_carries_favor_and_round(client):
@@ -177,7 +216,7 @@ def test_three_round_geekach_match_through_next_links(client):
 
 def test_permalink_reproduces_the_ruling(client):
     page = get(client, EXAMPLE + "&na=Olena&nb=Jonas&edition=kosmos&simultaneous_goal=geishas", "fr").text
-    link = html.unescape(re.search(r'id="permalink" class="permalink-link" href="([^"]+)"', page).group(1))
+    link = html.unescape(re.search(r'id="permalink" class="permalink-link" data-live-region href="([^"]+)"', page).group(1))
     assert embedded(client.get(link).text) == embedded(page)
 
 
@@ -239,17 +278,41 @@ def test_huge_query_string_is_refused_cleanly(client):
 
 def test_form_module_round_trip():
     rb = load_rulebook()
-    parsed = cf.parse(MultiDict([("mode", "log")] + [("act", t) for t in LOG[:4]]), rb)
-    actions = parsed.request["rounds"][0]["actions"]
-    assert [a["player"] for a in actions] == ["a", "b", "a", "b"]
-    assert [cf.act_token({k: v for k, v in a.items() if k != "player"}) for a in actions] == LOG[:4]
-    assert cf.field_for_path("/rounds/0/actions/4/cards/1", 4) == "cards"
-    assert cf.field_for_path("/rounds/0/actions/2/cards", 4) == "log-2"
-    assert cf.field_for_path("/rounds/0/board/a/3") == "col-3"
-    assert cf.field_for_path("/rounds/0/board/b") == "side-b"
-    assert cf.field_for_path("/start/favor/2") == "col-2"
-    assert cf.field_for_path("/players/a") == "name-a"
-    assert cf.parse(MultiDict(), rb).request is None
+    form = web.read_form(rb, MultiDict([("mode", "log")] + [("act", t) for t in LOG[:4]]), "en")
+    actions = web.round_request(form)["rounds"][0]["actions"]
+    assert all("player" not in a for a in actions)  # the referee knows whose turn it is
+    assert [web.act_token(a) for a in actions] == LOG[:4]
+    assert web.field_for_path("/rounds/0/actions/4/cards/1", log_length=4) == "next"
+    assert web.field_for_path("/rounds/0/actions/2/cards", log_length=4) == "log-2"
+    assert web.field_for_path("/rounds/0/actions/2/cards", editing=2, log_length=4) == "next"
+    assert web.field_for_path("/rounds/0/board/a/3") == "col-3"
+    assert web.field_for_path("/rounds/0/board/b") == "side-b"
+    assert web.field_for_path("/start/favor/2") == "col-2"
+    assert web.field_for_path("/players/a") == "name-a"
+    assert web.round_request(web.read_form(rb, MultiDict(), "en")) is None
+
+
+def test_board_steppers_work_without_javascript(client):
+    location = play(client, {"a": "2,1,0,2,2,0,1", "step": "a:2:+1"}, "en")
+    assert location.endswith("a=2,1,1,2,2,0,1")
+    # never above the cards a geisha has, never below zero
+    assert play(client, {"a": "2,1,0,2,2,0,1", "step": "a:0:+1"}, "en").endswith("a=2,1,0,2,2,0,1")
+    assert play(client, {"step": "b:6:-1"}, "en").endswith("score")
+
+
+def test_board_errors_wait_until_a_side_is_complete(client):
+    page = get(client, "a=2,1,0,0,0,0,0&b=0,1,0,0,0,0,0").text
+    assert not field_messages(page, "side-a") and not field_messages(page, "side-b")
+    assert 'data-status="incomplete"' in page
+    asked = get(client, "a=2,1,0,0,0,0,0&b=0,1,0,0,0,0,0&check=1").text
+    assert field_messages(asked, "side-a") and 'data-status="invalid"' in asked
+    over = get(client, "a=2,2,2,2,2,0,0&b=0,1,0,0,0,0,0").text  # 10 cards on A's side
+    assert field_messages(over, "side-a") and not field_messages(over, "side-b")
+
+
+def test_board_shows_the_supply_of_each_geisha(client):
+    page = get(client, "a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3").text
+    assert re.search(r'id="left-6"[^>]*>1 of 5 left<', page)  # Ruri: 1 + 3 on the table
 
 
 def test_checker_round_limit_follows_the_edition(client):

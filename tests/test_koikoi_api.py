@@ -9,6 +9,7 @@ from jsonschema import Draft202012Validator
 from rulebook.i18n import LANGUAGES
 from rulebook.koikoi import referee
 from rulebook.loader import load_schema
+from rulebook.problems import MALFORMED_CODES
 
 SCORE = "/api/v1/koikoi/score"
 NONE = [{"winner": None}]
@@ -22,7 +23,7 @@ def kk(rounds=NONE, **extra):
 ERROR_CASES = {
     "request.unknown-field": kk(x=1),
     "request.type": kk("all of them"),
-    "request.missing": kk([{"captured": {}}]),
+    "request.missing-field": kk([{"captured": {}}]),
     "ruleset.unknown": kk(ruleset="casino"),
     "option.unknown": kk(options={"jokers": True}),
     "option.value": kk(options={"viewings": True}),
@@ -55,7 +56,8 @@ def post(client, document, lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_error_code_in_every_language(client, code, lang, response_validator):
     r = post(client, ERROR_CASES[code], lang)
-    assert r.status_code == 422 and r.mimetype == "application/problem+json", r.data
+    expected = 400 if code in MALFORMED_CODES else 422  # malformed, or refused by the rules
+    assert r.status_code == expected and r.mimetype == "application/problem+json", r.data
     assert r.headers["Content-Language"] == lang
     body = r.get_json()
     assert code in [e["code"] for e in body["errors"]], body

@@ -357,7 +357,7 @@ def test_referee_defaults():
 @pytest.mark.parametrize("req,expected", [
     ([], [("request.not-object", "", "referee.request")]),
     ({"game": "koikoi", "rounds": [{"winner": None}], "x": 1}, [("request.unknown-field", "/x", "referee.request")]),
-    ({"rounds": [{"winner": None}]}, [("request.missing", "/game", "referee.request")]),
+    ({"rounds": [{"winner": None}]}, [("request.missing-field", "/game", "referee.request")]),
     ({"game": "hanamikoji", "rounds": [{"winner": None}]}, [("game.unknown", "/game", "referee.request")]),
     ({"game": "koikoi", "ruleset": "casino", "rounds": [{"winner": None}]},
      [("ruleset.unknown", "/ruleset", "referee.request")]),
@@ -370,7 +370,7 @@ def test_referee_defaults():
     ({"game": "koikoi", "rounds": []}, [("rounds.empty", "/rounds", "referee.request")]),
     ({"game": "koikoi", "rounds": [{"winner": None}] * 101}, [("rounds.too-many", "/rounds", "referee.limits")]),
     ({"game": "koikoi", "rounds": "all of them"}, [("request.type", "/rounds", "referee.request")]),
-    ({"game": "koikoi", "rounds": [{"captured": {}}]}, [("request.missing", "/rounds/0/winner", "referee.request")]),
+    ({"game": "koikoi", "rounds": [{"captured": {}}]}, [("request.missing-field", "/rounds/0/winner", "referee.request")]),
     ({"game": "koikoi", "rounds": [{"winner": "c"}]}, [("winner.value", "/rounds/0/winner", "round.winner-needs-yaku")]),
     ({"game": "koikoi", "rounds": [{"winner": None, "captured": {"a": [48, 0, 1]}}]},
      [("card.unknown", "/rounds/0/captured/a/0", "referee.cards")]),

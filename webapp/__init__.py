@@ -1,8 +1,9 @@
 """The Shinpan web site: rules pages, scoring checker and JSON API (no game logic here).
 
 `create_app()` wires configuration, Flask-Babel (locale from the URL's `/<lang>/`),
-the URL converters and the blueprints. To add a feature, write a blueprint module and
-list it in `BLUEPRINTS` below.
+the URL converters, the blueprints and, for every game in rulebook.GAMES, its pages (its
+web module and templates, see webapp/games/). To add a feature, write a blueprint module
+and list it in `BLUEPRINTS` below.
 """
 from __future__ import annotations
 
@@ -12,13 +13,12 @@ from rulebook.i18n import translations_dir
 
 from . import languages
 
-# (module, attribute) of every blueprint, registered in this order. The JSON API and the
-# scoring checker go here too, e.g. ("webapp.api", "bp"), ("webapp.checker", "bp").
+# (module, attribute) of every blueprint, registered in this order. The JSON API is a
+# small WSGI app of its own (webapp.api), mounted below.
 BLUEPRINTS: list[tuple[str, str]] = [
     ("webapp.site", "bp"),
     ("webapp.rules", "bp"),
     ("webapp.checker", "bp"),
-    ("webapp.koikoi_checker", "bp"),
 ]
 
 

@@ -23,11 +23,12 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request
 
+from rulebook import GAMES
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from rulebook.loader import load_schema
-from rulebook.referee import GAMES, referee
+from rulebook.problems import MALFORMED, request_kind
+from rulebook.referee import referee
 
-from . import rulebook_json
 from .languages import best_language
 
 PREFIX = "/api/v1"
@@ -37,6 +38,7 @@ PROBLEM_BASE = PREFIX + "/problems/"
 PROBLEMS = {
     # name: (status, title)
     "malformed-json": (400, N_("The request body is not valid JSON.")),
+    "malformed-request": (400, N_("The request is not shaped as its schema says.")),
     "not-found": (404, N_("There is nothing at this address.")),
     "method-not-allowed": (405, N_("This address does not accept that method.")),
     "too-large": (413, N_("The request body is too large.")),
@@ -45,7 +47,9 @@ PROBLEMS = {
     "invalid-request": (422, N_("The rules cannot accept this request.")),
     "internal": (500, N_("Something went wrong on our side.")),
 }
-STATUS_PROBLEM = {status: name for name, (status, _) in PROBLEMS.items()}
+STATUS_PROBLEM: dict[int, str] = {}  # the first problem of each status answers HTTP errors
+for _name, (_status, _) in PROBLEMS.items():
+    STATUS_PROBLEM.setdefault(_status, _name)
 PARSE_ERROR = N_("Parse error: %(reason)s")
 GAME_MISMATCH = N_("This address scores %(game)s requests.")
 GAME_RULE = "<any(" + ", ".join(GAMES) + "):game>"
@@ -136,20 +140,19 @@ def score(request: Request, game: str) -> JsonResponse:
         if document["game"] != game:
             message = translator(lang).gettext(GAME_MISMATCH) % {"game": game}
             errors = [{"code": "game.mismatch", "path": "/game", "rule": "referee.request",
-                       "message": message}]
+                       "message": message, "kind": "illegal"}]
             return problem(request, "invalid-request", errors=errors)
     response = referee(document, lang)
     if not response["valid"]:
-        return problem(request, "invalid-request", errors=response["errors"])
+        errors = response["errors"]
+        name = "malformed-request" if request_kind(errors) == MALFORMED else "invalid-request"
+        return problem(request, name, errors=errors)
     return json_response(request, response, lang=lang)
 
 
 def rulebook(request: Request, game: str) -> JsonResponse:
     lang = language(request)
-    document = rulebook_json.document(game, lang)
-    if document is None:
-        return problem(request, "not-found")
-    return json_response(request, document, lang=lang)
+    return json_response(request, GAMES[game].document(lang), lang=lang)
 
 
 def problem_type(request: Request, name: str) -> JsonResponse:
@@ -250,9 +253,11 @@ def openapi_document() -> dict[str, Any]:
             "status": {"type": "integer", "minimum": 400, "maximum": 599},
             "detail": {"type": "string"},
             "errors": {"type": "array", "items": {
-                "type": "object", "required": ["code", "path", "rule", "message"],
+                "type": "object", "required": ["code", "path", "rule", "message", "kind"],
                 "properties": {"code": {"type": "string"}, "path": {"type": "string"},
-                               "rule": {"type": "string"}, "message": {"type": "string"}}}},
+                               "rule": {"type": "string"}, "message": {"type": "string"},
+                               "kind": {"enum": ["malformed", "illegal"],
+                                        "description": "malformed: HTTP 400; illegal: 422"}}}},
         },
     }
     components["Rulebook"] = {

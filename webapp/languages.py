@@ -22,15 +22,20 @@ class LanguageConverter(BaseConverter):
     regex = "(?:" + "|".join(LANGUAGES) + ")"
 
 
-class GameConverter(BaseConverter):
-    """A game slug from the registry: any other path is a plain 404 (no slash redirect)."""
+def game_converter() -> type[BaseConverter]:
+    """A game slug from the registry, as it is when the app is made: any other path is a
+    plain 404 (no slash redirect)."""
+    slugs = tuple(GAMES)
 
-    regex = "(?:" + "|".join(re.escape(slug) for slug in GAMES) + ")"
+    class GameConverter(BaseConverter):
+        regex = "(?:" + "|".join(re.escape(slug) for slug in slugs) + ")"
 
-    def to_python(self, value: str) -> str:
-        if value not in GAMES:
-            raise ValidationError()
-        return value
+        def to_python(self, value: str) -> str:
+            if value not in slugs:
+                raise ValidationError()
+            return value
+
+    return GameConverter
 
 
 def negotiated() -> str:
@@ -62,7 +67,7 @@ def current() -> str:
 
 def init_app(app: Flask) -> None:
     app.url_map.converters["lang"] = LanguageConverter
-    app.url_map.converters["game"] = GameConverter
+    app.url_map.converters["game"] = game_converter()
     app.url_map.strict_slashes = True
     Babel(app, locale_selector=current)
 

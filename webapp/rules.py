@@ -5,6 +5,8 @@ its YAML (through the GAMES registry), names and texts from `Terms`.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from babel.lists import format_list
 from flask import Blueprint, g, render_template, request, url_for
 from flask_babel import format_number, gettext, ngettext
@@ -18,14 +20,15 @@ from .games import GAMES
 bp = Blueprint("rules", __name__)
 
 
-def _context(game_slug: str) -> dict:
+def page_context(game_slug: str, args: Any) -> dict:
+    """What every page of a game shows: its options, terms and links that keep them."""
     game = GAMES[game_slug]
     rb = game.rulebook
     lang = g.lang
-    options = game.options(rb, request.args)
+    options = game.options(rb, args)
     notices = list(options.notices)
 
-    compare = request.args.get("compare", "").strip()
+    compare = args.get("compare", "").strip()
     if compare and compare not in LANGUAGES:
         notices.append(
             gettext("There is no language “%(value)s” to compare with.", value=compare[:20])
@@ -44,6 +47,9 @@ def _context(game_slug: str) -> dict:
         """A link inside this game that keeps the page options (edition, variants, compare)."""
         return url_for(endpoint, game=game.slug, _anchor=anchor, **{**state, **extra})
 
+    def rule_url(rule_id: str | None) -> str:
+        return link("rules.rules", anchor=rule_id)
+
     return {
         "game": game,
         "rb": rb,
@@ -54,6 +60,7 @@ def _context(game_slug: str) -> dict:
         "compare_terms": game.terms(rb, compare, options) if compare else None,
         "state": state,
         "link": link,
+        "rule_url": rule_url,
         "rule_list": rule_list,
         "highlights": game.highlights(rb, options),
         "format_number": format_number,
@@ -76,17 +83,17 @@ def rule_list(rule_ids, link) -> Markup:
 
 @bp.get("/<lang:lang>/<game:game>/")
 def rules(game: str):
-    return render_template("rules/rules.html", page="rules", **_context(game))
+    return render_template("rules/rules.html", page="rules", **page_context(game, request.args))
 
 
 @bp.get("/<lang:lang>/<game:game>/disagreements")
 def disagreements(game: str):
-    return render_template("rules/disagreements.html", page="disagreements", **_context(game))
+    return render_template("rules/disagreements.html", page="disagreements", **page_context(game, request.args))
 
 
 @bp.get("/<lang:lang>/<game:game>/search")
 def search(game: str):
-    ctx = _context(game)
+    ctx = page_context(game, request.args)
     query = request.args.get("q", "")
     if len(query) > searching.MAX_QUERY:
         query = query[: searching.MAX_QUERY]

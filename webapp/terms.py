@@ -1,32 +1,20 @@
-"""Display names and rule texts in one language, for one game and one edition.
+"""What every game's terms share: lookups in one language, language names, text filling.
 
-The one place where a page (and later the scoring checker) asks "what is this called
-here?": section titles, rule texts with the action names filled in, geisha names,
-items, colours, action names. Lookups go through rulebook.i18n.translator(lang), so a
-page can show a second language beside the first (compare mode) in the same request.
+A game's `Terms` (in webapp/games/<slug>.py) builds on `GameTerms`: the one place where a
+page asks "what is this called here?". Lookups go through rulebook.i18n.translator(lang),
+so a page can show a second language beside the first (compare mode) in one request.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from babel import Locale
-from markupsafe import Markup, escape
 
-from rulebook.hanamikoji.terms import action_names
-from rulebook.i18n import N_, translator
-
-# How a fact was read (`basis` in the rulebook YAML), as the pages say it.
-BASIS_LABELS = {
-    "printed": N_("printed in the book"),
-    "reported": N_("as reviews and summaries report it"),
-    "inferred": N_("inferred"),
-    "guide": N_("a guide's terms, not checked against the book"),
-}
+from rulebook.i18n import translator
 
 
-class _KeepMissing(dict):
+class KeepMissing(dict):
     """format_map helper: an unknown placeholder stays visible instead of raising."""
 
     def __missing__(self, key: str) -> str:
@@ -36,7 +24,7 @@ class _KeepMissing(dict):
 def fill(text: str, names: dict[str, Any]) -> str | None:
     """`text.format(**names)`, or None when a (translated) text is not a valid format string."""
     try:
-        return text.format_map(_KeepMissing(names))
+        return text.format_map(KeepMissing(names))
     except (ValueError, IndexError, AttributeError, TypeError, KeyError):
         return None
 
@@ -77,105 +65,20 @@ class GameTerms:
     def section_title(self, section: Any) -> str:
         return self.p(f"section.{section.id}", section.title)
 
+    def rule_title(self, rule_id: str) -> str:
+        """A rule's short name: what links and rulings show instead of its id."""
+        english = self.rb.titles.get(rule_id)
+        if english is None:
+            return rule_id
+        return fill(self.p(f"title.{rule_id}", english), self.placeholders) or english
+
+    @property
+    def placeholders(self) -> dict[str, str]:
+        """The names a game's rule texts and titles may hold (`{secret}` ...)."""
+        return {}
+
     def language(self, code: str) -> str:
         return language_name(code, self.lang)
 
     def canonical_source(self) -> str:
         return self.rb.canonical_source
-
-
-class Terms(GameTerms):
-    """Hanamikoji terms for `lang` with `edition`'s action names where it is printed in `lang`."""
-
-    def __init__(self, rulebook: Any, lang: str, edition: str | None = None):
-        super().__init__(rulebook, lang)
-        self.edition = rulebook.editions.get(edition or "") or rulebook.editions[
-            rulebook.default_edition
-        ]
-
-    # -- sources -----------------------------------------------------------------------
-    def source(self, key: str) -> Markup:
-        """What a source is, in this language, with the work's own title marked by language."""
-        src = self.rb.sources[key]
-        about = escape(self.p(f"source.{key}", src.about))
-        if src.title:
-            return Markup('{} (<cite lang="{}">{}</cite>)').format(about, src.lang, src.title)
-        return about
-
-    def sources(self, keys: Any) -> Markup:
-        return Markup("; ").join(self.source(key) for key in keys)
-
-    def canonical_source(self) -> Markup:
-        return self.source(self.rb.canonical_source)
-
-    def basis(self, sourced: Any) -> str:
-        return self.gettext(BASIS_LABELS[sourced.basis])
-
-    def edition_label(self, edition: Any) -> str:
-        """"Deep Water Games (anglais, 2018)": how an edition is named in menus."""
-        values = {"publisher": edition.publisher,
-                  "language": language_name(edition.language, self.lang, in_sentence=True)}
-        if edition.year:
-            return self.gettext("%(publisher)s (%(language)s, %(year)s)") % {**values,
-                                                                          "year": edition.year}
-        return self.gettext("%(publisher)s (%(language)s)") % values
-
-    # -- actions ---------------------------------------------------------------------
-    @cached_property
-    def action_names(self) -> dict[str, str]:
-        """The page language's action names: the placeholders of the rule texts."""
-        return action_names(self.rb, self.lang, self.edition.id)
-
-    def action(self, action_id: str) -> str:
-        return self.action_names[action_id]
-
-    def printed(self, action_id: str) -> PrintedName | None:
-        """The selected edition's printed name when it differs from the page's term."""
-        name = self.edition.actions[action_id]
-        if name == self.action(action_id):
-            return None
-        return PrintedName(name, self.edition.language, self.edition.publisher)
-
-    # -- rule texts ------------------------------------------------------------------
-    def rule(self, rule_id: str) -> str:
-        """The rule text in this language, action names filled in (plain text)."""
-        english = self.rb.rules[rule_id]
-        text = fill(self.p(rule_id, english), self.action_names)
-        return text if text is not None else (fill(english, self.action_names) or english)
-
-    def rule_html(self, rule_id: str) -> Markup:
-        """The rule text as HTML: escaped, with the action names marked up as terms."""
-        english = self.rb.rules[rule_id]
-        names = {
-            aid: Markup('<span class="term">{}</span>').format(name)
-            for aid, name in self.action_names.items()
-        }
-        for text in (self.p(rule_id, english), english):
-            try:
-                return Markup(escape(text)).format_map(_KeepMissing(names))
-            except (ValueError, IndexError, AttributeError, TypeError, KeyError):
-                continue
-        return escape(english)
-
-    def is_translated(self, rule_id: str) -> bool:
-        english = self.rb.rules[rule_id]
-        return self.p(rule_id, english) != english
-
-    # -- geishas ---------------------------------------------------------------------
-    def geisha(self, geisha: Any) -> str:
-        return self.p(f"geisha.{geisha.id}", geisha.name)
-
-    def item(self, geisha: Any) -> str:
-        return self.p(f"item.{geisha.id}", geisha.item)
-
-    def colour(self, geisha: Any) -> str:
-        return self.p(f"colour.{geisha.colour}", geisha.colour)
-
-    def tiebreak_chain(self, edition_id: str | None = None) -> list[tuple[str, str]]:
-        """(rule id, rule text) for each step of an edition's three-round tie-break."""
-        edition = self.rb.editions.get(edition_id or "") or self.edition
-        steps = []
-        for step in edition.round_limit.tiebreak:
-            rule_id = self.rb.tiebreak_rules.get(step, self.rb.tiebreak_rules["unknown"])
-            steps.append((rule_id, self.rule(rule_id)))
-        return steps

@@ -27,7 +27,7 @@ def warm_up() -> None:
         client.get(f"/{lang}/")
         for game in GAMES:
             client.get(f"/{lang}/{game}/")
-    for game in ("hanamikoji", "koikoi"):
+    for game in GAMES:
         client.post(f"/api/v1/{game}/score", json={"rounds": []})
     # the pages above were rendered for http://localhost: no client ever asks for that host
     app.extensions["shinpan.page_cache"].clear()

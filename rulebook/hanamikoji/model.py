@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..loader import HERE, RulebookError, collect_rules, load_yaml_checked
+from ..loader import HERE, RulebookError, collect_rules, collect_titles, load_yaml_checked
 
 DEFAULT_PATH = HERE / "hanamikoji.yaml"
 SCHEMA = "hanamikoji.rulebook.schema.json"
@@ -116,6 +116,7 @@ class Rulebook:
     faq: tuple[dict[str, Any], ...]
     sections: tuple[Section, ...]
     rules: dict[str, str] = field(default_factory=dict)  # every rule id -> English text
+    titles: dict[str, str] = field(default_factory=dict)  # rule id -> short English title
     geisha_index: dict[str, int] = field(default_factory=dict)
     # Per-language lookups computed once (see referee.Phrases); not part of the rules.
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -245,6 +246,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
             Section(s["id"], s["title"], {k: rules[k] for k in s["rules"]}) for s in data["sections"]
         ),
         rules=rules,
+        titles=collect_titles(data),
         geisha_index={g.id: i for i, g in enumerate(geishas)},
     )
 

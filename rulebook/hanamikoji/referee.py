@@ -109,6 +109,8 @@ def round_entry(rb: Rulebook, rnd: RoundInput, favor_before: list[str | None]) -
                              "board": rnd.board, "favor_before": favor_before}
     if rnd.removed is not None:
         entry["removed"] = rb.geishas[rnd.removed].id
+    if rnd.movers is not None:
+        entry["movers"] = rnd.movers
     return entry
 
 

@@ -148,6 +148,7 @@ class RoundInput:
     first: str  # who started it
     mode: str  # "board" | "actions"
     board: dict[str, list[int]]
+    movers: list[str] | None = None  # action-log rounds: who took each logged action
     removed: int | None = None  # the card put aside, given or inferred (geisha index)
     inferred_removed: bool = False
     progress: dict[str, Any] | None = None  # a log still in progress: whose turn, what is left
@@ -351,7 +352,8 @@ class Reader:
             return None
         if "board" in rnd:
             board = self.read_board(rnd["board"], f"{path}/board", removed)
-            return None if board is None else RoundInput(number, first, "board", board, removed)
+            return None if board is None else RoundInput(number, first, "board", board,
+                                                         removed=removed)
         return self.read_log(rnd["actions"], f"{path}/actions", number, first, removed, is_last)
 
     def read_board(self, board: Any, path: str, removed: int | None) -> dict[str, list[int]] | None:
@@ -446,10 +448,10 @@ class Reader:
                 self.error("log.incomplete", path, "turn.alternate", round=round_no,
                            given=len(log), count=total_actions)
                 return None
-            return RoundInput(round_no, first, "actions", replay.sides, removed,
+            return RoundInput(round_no, first, "actions", replay.sides, replay.movers, removed,
                               progress=replay.progress(len(log)))
         inferred = replay.inferred_removed() if removed is None else None
-        return RoundInput(round_no, first, "actions", replay.board(),
+        return RoundInput(round_no, first, "actions", replay.board(), replay.movers,
                           removed if inferred is None else inferred,
                           inferred_removed=inferred is not None)
 
@@ -479,6 +481,7 @@ class Replay:
         self.sides = {"a": [0] * n, "b": [0] * n}
         self.secrets = {"a": [0] * n, "b": [0] * n}  # revealed at scoring
         self.done: dict[str, list[str]] = {"a": [], "b": []}
+        self.movers: list[str] = []
         self.expected = first
         self.start_errors = len(reader.problems)
 
@@ -504,6 +507,7 @@ class Replay:
                 reader.error("request.unknown-field", pointer_join(entry_path, key),
                              "referee.request", field=key)
         player = self.read_player(k, entry, entry_path, mover)
+        self.movers.append(player)
         action = self.read_action(entry, entry_path, player)
         if action is None:
             return True
@@ -519,12 +523,11 @@ class Replay:
 
     def read_player(self, k: int, entry: dict, path: str, mover: str) -> str:
         reader = self.reader
-        player = entry.get("player")
+        if "player" not in entry:  # whose turn it is
+            return mover
+        player = entry["player"]
         if player not in PLAYERS:
-            if "player" not in entry:
-                reader.error("request.missing-field", f"{path}/player", "referee.request",
-                             field="player")
-            elif not isinstance(player, str):
+            if not isinstance(player, str):
                 reader.type_error(f"{path}/player", "text", player, "turn.alternate")
             else:
                 reader.error("player.unknown", f"{path}/player", "turn.alternate",
@@ -596,6 +599,7 @@ class Replay:
             "action_number": played + 1,
             "actions_left": {p: [a for a in rb.actions if a not in self.done[p]] for p in PLAYERS},
             "draw_pile": rb.draw_pile - played * rb.draw_per_turn,
+            "unseen": [g.cards - used for g, used in zip(rb.geishas, self.used)],
         }
 
     def board(self) -> dict[str, list[int]]:

@@ -67,6 +67,12 @@ def first_player(rb: Rulebook, round_number: int) -> str:
     return rb.first_player if round_number % 2 == 1 else OTHER[rb.first_player]
 
 
+def supply(rb: Rulebook, counts: dict[str, list[int]], removed: int | None = None) -> list[int]:
+    """Per geisha: her item cards not on the table (nor put aside, when that card is known)."""
+    return [g.cards - counts["a"][i] - counts["b"][i] - (rb.removed if removed == i else 0)
+            for i, g in enumerate(rb.geishas)]
+
+
 def count(rb: Rulebook, round_no: int, favor: list[str | None]) -> Standing:
     geishas = {"a": 0, "b": 0}
     charm = {"a": 0, "b": 0}

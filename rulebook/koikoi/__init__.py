@@ -1,6 +1,17 @@
-"""Koi-Koi (Hanafuda): the rulebook model, the scorer and the referee."""
+"""Koi-Koi (Hanafuda): the rulebook model, the scorer, the referee and the JSON document."""
+from .document import document
 from .model import Rulebook, load_rulebook
 from .referee import referee
 from .scoring import PileScore, score_pile
 
-__all__ = ["PileScore", "Rulebook", "load_rulebook", "referee", "score_pile"]
+# What the catalogs take from the YAML besides the rule texts and section titles
+# (see rulebook/hanamikoji/__init__.py for the form).
+EXTRACT = (
+    ("cards", "name", "koikoi.card.{slug}", "Translators: Koi-Koi card name"),
+    ("months", "name", "koikoi.month.{number}",
+     "Translators: the flower of a Koi-Koi month (card suit)"),
+    ("yaku", "name", "koikoi.yaku.{id}", "Translators: Koi-Koi scoring combination"),
+)
+
+__all__ = ["EXTRACT", "PileScore", "Rulebook", "document", "load_rulebook", "referee",
+           "score_pile"]

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..loader import HERE, RulebookError, collect_rules, load_yaml_checked
+from ..loader import HERE, RulebookError, collect_rules, collect_titles, load_yaml_checked
 
 DEFAULT_PATH = HERE / "koikoi.yaml"
 SCHEMA = "koikoi.rulebook.schema.json"
@@ -142,6 +142,7 @@ class Rulebook:
     faq: tuple[dict[str, Any], ...]
     sections: tuple[Section, ...]
     rules: dict[str, str] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)  # rule id -> short English title
     card_by_slug: dict[str, int] = field(default_factory=dict)
     yaku_by_id: dict[str, Yaku] = field(default_factory=dict)
     month_by_number: dict[int, Month] = field(default_factory=dict)
@@ -425,6 +426,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
             Section(s["id"], s["title"], {k: rules[k] for k in s["rules"]}) for s in data["sections"]
         ),
         rules=rules,
+        titles=collect_titles(data),
         card_by_slug=by_slug,
         yaku_by_id={y.id: y for y in yaku},
         month_by_number={m.number: m for m in months},

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from ..i18n import N_, Np_, translator
-from ..problems import Problem, describe, pointer
+from ..problems import SHARED, Problem, describe, kind_of, pointer, quoted_list
 from .model import PLAYERS, Rulebook, load_rulebook
 from .scoring import (
     DROPPED_ALONE,
@@ -28,14 +28,14 @@ TOP_FIELDS = ("game", "ruleset", "options", "players", "rounds")
 ROUND_FIELDS = ("winner", "captured", "koikoi", "hand")
 
 # -- message templates (translated at run time) ----------------------------------------
-MSG_NOT_OBJECT = N_("The request must be a JSON object.")
-MSG_UNKNOWN_FIELD = N_('"{field}" is not a field the referee knows.')
-MSG_MISSING = N_('The field "{field}" is required.')
+MSG_NOT_OBJECT = SHARED["request.not-object"]
+MSG_UNKNOWN_FIELD = SHARED["request.unknown-field"]
+MSG_MISSING = SHARED["request.missing-field"]
 MSG_NOT_OBJECT_FIELD = N_('"{field}" must be an object, not {value}.')
 MSG_NOT_LIST = N_('"{field}" must be a list, not {value}.')
 MSG_NOT_TEXT = N_('"{field}" must be a text, not {value}.')
 MSG_NAME = N_("A player's name must be a text of 1 to {max} characters, not {value}.")
-MSG_GAME = N_("This referee checks Koi-Koi (\"koikoi\"), not {value}.")
+MSG_GAME = SHARED["game.unknown"]
 MSG_RULESET = N_("There is no ruleset {value}; choose one of: {choices}.")
 MSG_OPTION_UNKNOWN = N_("There is no option {value}; the options are: {choices}.")
 MSG_OPTION_VALUE = N_('The option "{option}" cannot be {value}; allowed: {choices}.')
@@ -163,11 +163,12 @@ class _Check:
 
     # -- helpers ---------------------------------------------------------------------
     def add(self, code: str, path: tuple[Any, ...], rule: str, template: str, **values: Any) -> None:
-        self.problems.append(Problem(code, pointer(*path), rule, self.t.gettext(template).format(**values)))
+        message = self.t.gettext(template).format(**values)
+        self.problems.append(Problem(code, pointer(*path), rule, message, kind_of(code)))
 
     def addn(self, code: str, path: tuple, rule: str, forms: tuple[str, str], n: int, **values: Any) -> None:
         text = self.t.ngettext(forms[0], forms[1], n).format(**values)
-        self.problems.append(Problem(code, pointer(*path), rule, text))
+        self.problems.append(Problem(code, pointer(*path), rule, text, kind_of(code)))
 
     def n(self, forms: tuple[str, str], n: int, **values: Any) -> str:
         return self.t.ngettext(forms[0], forms[1], n).format(**values)
@@ -216,9 +217,10 @@ class _Check:
 
     def check_game(self, request: dict) -> None:
         if "game" not in request:
-            self.add("request.missing", ("game",), "referee.request", MSG_MISSING, field="game")
+            self.add("request.missing-field", ("game",), "referee.request", MSG_MISSING, field="game")
         elif request["game"] != "koikoi":
-            self.add("game.unknown", ("game",), "referee.request", MSG_GAME, value=describe(request["game"]))
+            self.add("game.unknown", ("game",), "referee.request", MSG_GAME,
+                     value=describe(request["game"]), games=quoted_list(["koikoi"]))
 
     def check_ruleset(self, request: dict) -> str:
         rb = self.rb
@@ -303,7 +305,7 @@ class _Check:
     def check_rounds_list(self, request: dict, options: dict[str, Any]) -> list[Any]:
         rb = self.rb
         if "rounds" not in request:
-            self.add("request.missing", ("rounds",), "referee.request", MSG_MISSING, field="rounds")
+            self.add("request.missing-field", ("rounds",), "referee.request", MSG_MISSING, field="rounds")
             return []
         rounds = request["rounds"]
         if not isinstance(rounds, list):
@@ -353,7 +355,7 @@ class _Check:
                          field=describe(key).strip('"'))
         winner = rnd.get("winner")
         if "winner" not in rnd:
-            self.add("request.missing", ("rounds", i, "winner"), "referee.request", MSG_MISSING, field="winner")
+            self.add("request.missing-field", ("rounds", i, "winner"), "referee.request", MSG_MISSING, field="winner")
         elif winner is not None and winner not in PLAYERS:
             self.add("winner.value", ("rounds", i, "winner"), "round.winner-needs-yaku", MSG_WINNER,
                      value=describe(winner))

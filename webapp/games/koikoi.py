@@ -1,13 +1,13 @@
-"""Koi-Koi on the site: display names, the table options of the GET forms, the card chart.
+"""Koi-Koi on the site: display names, the table options of the GET forms, the card chart,
+and its scoring checker.
 
-Shared by the rules pages (through the GAMES registry) and the scoring checker
-(`webapp.koikoi_checker`). No game logic: values come from the rulebook, rulings from
-the referee.
+No game logic: values come from the rulebook, rulings from the referee.
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -15,8 +15,10 @@ from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup, escape
 
 from rulebook.i18n import N_
+from rulebook.koikoi import load_rulebook, referee
 
-from .terms import GameTerms
+from ..terms import GameTerms
+from .base import Options, Redirect, WebGame, short
 
 MAX_VALUE = 40  # characters of a query value we look at (longer ones are refused)
 
@@ -115,10 +117,6 @@ def decode(spec: Any, raw: str) -> tuple[bool, Any]:
     return False, None
 
 
-def short(value: str) -> str:
-    return value if len(value) <= MAX_VALUE else value[:MAX_VALUE] + "…"
-
-
 @dataclass(frozen=True)
 class Table:
     """A ruleset and the table options chosen in a query string."""
@@ -160,17 +158,13 @@ def parse_table(rb: Any, args: Mapping[str, str]) -> Table:
 
 def koikoi_options(rb: Any, args: Mapping[str, str]) -> Any:
     """The rules page options: ruleset=<id> and the table options; bad values -> notices."""
-    from .games import Options
-
     table = parse_table(rb, args)
     values = {"ruleset": table.ruleset}
     defaults = {"ruleset": rb.default_ruleset}
     for key in rb.options:
         values[key] = encode(table.overrides[key]) if key in table.overrides else ""
         defaults[key] = ""
-    options = Options(values, defaults, tuple(table.errors.values()))
-    object.__setattr__(options, "table", table)  # frozen dataclass: attach the parsed table
-    return options
+    return Options(values, defaults, tuple(table.errors.values()), {"table": table})
 
 
 def koikoi_highlights(rb: Any, options: Any) -> dict[str, Any]:
@@ -353,3 +347,184 @@ def options_in_force(rb: Any, table: Table) -> list[dict[str, Any]]:
         for key, spec in rb.options.items()
     ]
 
+
+# -- the scoring checker ------------------------------------------------------------------------
+# The whole state lives in the query string (a GET form), so every ruling has a permalink:
+# `a=0,2,8,10&b=1,3&winner=a&ka=0&kb=1&ruleset=nintendo&viewings=off`.
+MAX_PILE_TEXT = 400  # characters of one pile parameter
+MAX_TOKENS = 48
+PLAYERS = ("a", "b")
+WINNERS = {"a": "a", "b": "b", "none": None}
+STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset")
+
+
+@dataclass
+class State:
+    """The checker form as typed, what could be read from it, and the field errors."""
+
+    piles: dict[str, list[int]]
+    raw: dict[str, str]  # field -> value as typed (for re-display)
+    winner: str  # "a" | "b" | "none"
+    calls: dict[str, Any]  # player -> int (or the raw text when it is not a number)
+    table: Table
+    errors: dict[str, list[str]] = field(default_factory=dict)
+
+    def error(self, name: str, message: str) -> None:
+        self.errors.setdefault(name, []).append(message)
+
+    @property
+    def query(self) -> dict[str, str]:
+        """The compact permalink query (same order every time)."""
+        out = {p: ",".join(str(c) for c in self.piles[p]) for p in PLAYERS if self.piles[p]}
+        out["winner"] = self.winner
+        for p in PLAYERS:
+            out[f"k{p}"] = str(self.calls[p])
+        out["ruleset"] = self.table.ruleset
+        for key, value in self.table.overrides.items():
+            out[key] = encode(value)
+        return out
+
+
+def parse_pile(rb: Any, values: list[str], name: str, state: State) -> list[int]:
+    text = ",".join(v for v in values if v is not None)
+    state.raw[name] = text[:MAX_PILE_TEXT]
+    if len(text) > MAX_PILE_TEXT:
+        state.error(name, ngettext("This pile is too long: list at most %(num)s card.",
+                                     "This pile is too long: list at most %(num)s cards.", MAX_TOKENS))
+        return []
+    tokens = [t for t in text.replace(" ", ",").split(",") if t]
+    if len(tokens) > MAX_TOKENS:
+        state.error(name, ngettext("This pile is too long: list at most %(num)s card.",
+                                     "This pile is too long: list at most %(num)s cards.", MAX_TOKENS))
+        return []
+    cards: list[int] = []
+    bad: list[str] = []
+    for token in tokens:
+        if token.isascii() and token.isdigit() and int(token) < len(rb.cards):
+            cards.append(int(token))
+        elif token in rb.card_by_slug:
+            cards.append(rb.card_by_slug[token])
+        else:
+            bad.append(short(token))
+    if bad:
+        state.error(name, gettext(
+            "“%(value)s” is not a card: use the numbers 0 to %(last)s shown on the chart.",
+            value=bad[0], last=len(rb.cards) - 1))
+    return cards
+
+
+def parse_state(rb: Any, args: Any) -> State:
+    table = parse_table(rb, args)
+    state = State({}, {}, "a", {"a": 0, "b": 0}, table)
+    for key, message in table.errors.items():
+        state.error(key, message)
+    for p in PLAYERS:
+        state.piles[p] = parse_pile(rb, args.getlist(p), p, state)
+    winner = args.get("winner", "a").strip()
+    state.raw["winner"] = winner[:MAX_VALUE]
+    if winner in WINNERS:
+        state.winner = winner
+    else:
+        state.error("winner", gettext("“%(value)s” is not a choice here: pick player A, player B or nobody.",
+                                      value=short(winner)))
+    for p in PLAYERS:
+        value = args.get(f"k{p}", "").strip()
+        state.raw[f"k{p}"] = value[:MAX_VALUE]
+        if not value:
+            continue
+        if value.isascii() and value.isdigit() and len(value) <= 3:
+            state.calls[p] = int(value)
+        else:
+            state.error(f"k{p}", gettext("“%(value)s” is not a number of calls: enter 0, 1, 2 …",
+                                         value=short(value)))
+    return state
+
+
+def referee_request(state: State) -> dict[str, Any]:
+    """The JSON request the checker sends (the same one the JavaScript builds)."""
+    winner = WINNERS.get(state.winner)
+    captured = {p: state.piles[p] for p in PLAYERS if state.piles[p] or p == winner}
+    return {
+        "game": "koikoi",
+        "ruleset": state.table.ruleset,
+        "options": dict(state.table.overrides),
+        "rounds": [{"winner": winner, "captured": captured, "koikoi": dict(state.calls)}],
+    }
+
+
+def error_field(path: str) -> str:
+    """The form field a referee error's JSON pointer belongs to."""
+    parts = path.strip("/").split("/")
+    if parts[0] == "ruleset":
+        return "ruleset"
+    if parts[0] == "options" and len(parts) > 1:
+        return parts[1]
+    if parts[0] == "rounds" and len(parts) > 2:
+        if parts[2] == "captured" and len(parts) > 3 and parts[3] in PLAYERS:
+            return parts[3]
+        if parts[2] == "koikoi" and len(parts) > 3 and parts[3] in PLAYERS:
+            return "k" + parts[3]
+        if parts[2] == "winner":
+            return "winner"
+    return "form"
+
+
+def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
+    """The checker page's context, or the compact permalink of a form as submitted."""
+    state = parse_state(rb, args)
+    submitted = any(key in args for key in STATE_FIELDS)
+    ruling = None
+    req = referee_request(state)
+    if submitted:
+        # A plain form submit sends a=0&a=8 and every empty option: tidy it into the
+        # compact permalink (only when nothing needs to be shown as typed).
+        if not state.errors and sorted(args.items(multi=True)) != sorted(state.query.items()):
+            return Redirect("&".join(f"{k}={v}" for k, v in state.query.items()))
+        ruling = referee(req, lang)
+        if not ruling["valid"]:
+            unread = set(state.errors)  # fields already showing why they were not read
+            for error in ruling["errors"]:
+                name = error_field(error["path"])
+                if name == "form" or name not in unread:
+                    state.error(name, error["message"])
+    scored: dict[str, int] = {}
+    highlight: set[str] = set()
+    round_ = None
+    if ruling and ruling.get("valid") and not state.errors:
+        round_ = ruling["rounds"][0]
+        for y in round_["yaku"]:
+            scored[y["id"]] = y["points"]
+            highlight.update(y["cards"])
+    return {
+        "ck": state,
+        "submitted": submitted,
+        "ruling": ruling,
+        "round": round_,
+        "scored": scored,
+        "highlight": highlight,
+        "request_json": req,
+        "table": state.table,
+        "page_args": {"ruleset": state.table.ruleset,
+                      **{k: encode(v) for k, v in state.table.overrides.items()}},
+        "permalink_query": "&".join(f"{k}={v}" for k, v in state.query.items()) if submitted else None,
+        "field_errors": {k: " ".join(v) for k, v in state.errors.items()},
+        "notices": [],  # option errors are shown next to their fields here
+    }
+
+
+WEB = WebGame(
+    slug="koikoi",
+    title=lazy_gettext("Koi-Koi"),
+    tagline=lazy_gettext(
+        "Two players capture Hanafuda cards month by month to build scoring sets, then stop "
+        "or call koi-koi."
+    ),
+    load=load_rulebook,
+    options=koikoi_options,
+    terms=lambda rb, lang, options: KoikoiTerms(rb, lang, options),
+    highlights=koikoi_highlights,
+    labels=OPTION_LABELS,
+    checker=checker,
+    helpers=sys.modules[__name__],
+    parameters=lambda rb: frozenset({"compare", "q", *STATE_FIELDS, *rb.options}),
+)
