@@ -689,3 +689,29 @@ def test_referee_request_null_fields(req, expected):
     """referee.request: a field the schema does not allow to be null is refused; omitting it is fine."""
     assert codes(referee(req)) == expected
     assert referee({"game": "koikoi", "rounds": [{"winner": None}]})["valid"]
+
+
+def test_referee_start_resumes_a_match():
+    """A check from round 3 of a FudaWiki match: its month, its dealer, the totals so far."""
+    r = referee({"game": "koikoi", "ruleset": "fudawiki",
+                 "start": {"round": 3, "dealer": "b", "totals": {"a": 12, "b": 6}},
+                 "rounds": [{"winner": "a", "captured": {"a": [8, 9, 10, 11]}}]})
+    assert r["valid"], r
+    rnd = r["rounds"][0]
+    assert (rnd["round"], rnd["month"], rnd["dealer"]) == (3, 3, "b")
+    assert [y["id"] for y in rnd["yaku"]] == ["tsukifuda"]  # the cherry cards in March
+    assert rnd["explanation"][0]["rule"] == "referee.start"
+    assert r["totals"] == {"a": 16, "b": 6}
+    assert (r["result"]["rounds_played"], r["result"]["status"]) == (3, "continue")
+
+
+def test_referee_start_refuses_what_cannot_be():
+    r = referee({"game": "koikoi", "options": {"rounds": 6},
+                 "start": {"round": 7, "dealer": "c", "totals": {"a": -1, "b": "x"}},
+                 "rounds": [{"winner": None}]})
+    assert [(e["code"], e["path"]) for e in r["errors"]] == [
+        ("start.round", "/start/round"), ("start.dealer", "/start/dealer"),
+        ("start.total", "/start/totals/a"), ("request.type", "/start/totals/b")]
+    last = referee({"game": "koikoi", "options": {"rounds": 3}, "start": {"round": 3},
+                    "rounds": [{"winner": None}, {"winner": None}]})
+    assert [e["code"] for e in last["errors"]] == ["round.after-end"]

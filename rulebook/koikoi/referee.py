@@ -24,7 +24,9 @@ from .scoring import (
 )
 
 MAX_NAME = 40
-TOP_FIELDS = ("game", "ruleset", "options", "players", "rounds")
+TOP_FIELDS = ("game", "ruleset", "options", "players", "start", "rounds")
+START_FIELDS = ("round", "dealer", "totals")
+MAX_TOTAL = 10**6
 ROUND_FIELDS = ("winner", "captured", "koikoi", "hand")
 
 # -- message templates (translated at run time) ----------------------------------------
@@ -34,6 +36,7 @@ MSG_MISSING = SHARED["request.missing-field"]
 MSG_NOT_OBJECT_FIELD = N_('"{field}" must be an object, not {value}.')
 MSG_NOT_LIST = N_('"{field}" must be a list, not {value}.')
 MSG_NOT_TEXT = N_('"{field}" must be a text, not {value}.')
+MSG_NOT_NUMBER = N_('"{field}" must be a whole number, not {value}.')
 MSG_NAME = N_("A player's name must be a text of 1 to {max} characters, not {value}.")
 MSG_GAME = SHARED["game.unknown"]
 MSG_RULESET = N_("There is no ruleset {value}; choose one of: {choices}.")
@@ -102,6 +105,12 @@ MSG_INTERNAL = N_("The referee could not check this request.")
 
 # Explanations of a valid round.
 MSG_DEALS = N_("{player} deals.")
+MSG_START_ROUND = N_(
+    "The first round listed must be a round of the match: a whole number from 1 to {total}, "
+    "not {value}."
+)
+MSG_START_DEALER = N_('The dealer is "a" or "b", not {value}.')
+MSG_START_TOTAL = N_("A total so far is a whole number of points from 0 up, not {value}.")
 MSG_DEALS_AGAIN = N_("{player} deals again, as the last round had no winner.")
 MSG_DEALS_PASSED = N_("{player} deals, as the deal passes after a round without a winner.")
 MSG_ROUND_MONTH = N_("Round {round} is played in the {month} month ({number}).")
@@ -201,6 +210,7 @@ class _Check:
         ruleset = self.check_ruleset(request)
         options, options_ok = self.check_options(request, ruleset)
         self.check_players(request)
+        self.check_start(request.get("start", {}), options)
         rounds = self.check_rounds_list(request, options)
         parsed = [self.check_round(i, rnd, options) for i, rnd in enumerate(rounds)]
         if options_ok and not self.problems:
@@ -302,6 +312,52 @@ class _Check:
             else:
                 self.names[key] = value.strip()
 
+    def check_start(self, raw: Any, options: dict[str, Any]) -> None:
+        """Where the listed rounds begin: the round of the match, its dealer, the totals so
+        far (a checker scoring one round of a longer match sends these)."""
+        rb = self.rb
+        self.start = {"round": 1, "dealer": rb.first_dealer, "totals": {"a": 0, "b": 0}}
+        if not isinstance(raw, dict):
+            self.add("request.type", ("start",), "referee.start", MSG_NOT_OBJECT_FIELD,
+                     field="start", value=describe(raw))
+            return
+        for key in raw:
+            if key not in START_FIELDS:
+                self.add("request.unknown-field", ("start", key), "referee.start",
+                         MSG_UNKNOWN_FIELD, field=describe(key).strip('"'))
+        number = raw.get("round", 1)
+        if type(number) is not int:
+            self.add("request.type", ("start", "round"), "referee.start", MSG_NOT_NUMBER,
+                     field="round", value=describe(number))
+        elif not 1 <= number <= options["rounds"]:
+            self.add("start.round", ("start", "round"), "referee.start", MSG_START_ROUND,
+                     total=options["rounds"], value=describe(number))
+        else:
+            self.start["round"] = number
+        dealer = raw.get("dealer", rb.first_dealer)
+        if dealer in PLAYERS:
+            self.start["dealer"] = dealer
+        else:
+            self.add("start.dealer", ("start", "dealer"), "referee.start", MSG_START_DEALER,
+                     value=describe(dealer))
+        totals = raw.get("totals", {})
+        if not isinstance(totals, dict):
+            self.add("request.type", ("start", "totals"), "referee.start", MSG_NOT_OBJECT_FIELD,
+                     field="totals", value=describe(totals))
+            return
+        for key, value in totals.items():
+            if key not in PLAYERS:
+                self.add("request.unknown-field", ("start", "totals", key), "referee.start",
+                         MSG_UNKNOWN_FIELD, field=describe(key).strip('"'))
+            elif type(value) is not int:
+                self.add("request.type", ("start", "totals", key), "referee.start",
+                         MSG_NOT_NUMBER, field=key, value=describe(value))
+            elif not 0 <= value <= MAX_TOTAL:
+                self.add("start.total", ("start", "totals", key), "referee.start",
+                         MSG_START_TOTAL, value=describe(value))
+            else:
+                self.start["totals"][key] = value
+
     def check_rounds_list(self, request: dict, options: dict[str, Any]) -> list[Any]:
         rb = self.rb
         if "rounds" not in request:
@@ -319,10 +375,10 @@ class _Check:
             self.addn("rounds.too-many", ("rounds",), "referee.limits", MSG_ROUNDS_TOO_MANY,
                       rb.max_rounds, limit=rb.max_rounds)
             return []
-        total = options["rounds"]
-        for i in range(total, len(rounds)):
+        total, first = options["rounds"], self.start["round"]
+        for i in range(max(0, total - first + 1), len(rounds)):
             self.addn("round.after-end", ("rounds", i), "match.rounds", MSG_AFTER_END, total,
-                      total=total, round=i + 1)
+                      total=total, round=first + i)
         return rounds
 
     def parse_cards(self, value: Any, path: tuple, field: str) -> list[tuple[int, int]] | None:
@@ -458,7 +514,7 @@ class _Check:
     def check_round_yaku(self, i: int, rnd: dict[str, Any], scorer: Scorer) -> None:
         winner = rnd["winner"]
         piles = rnd["piles"]
-        rnd["month"] = month = self.rb.round_month(i + 1)
+        rnd["month"] = month = self.rb.round_month(self.start["round"] + i)
         rnd["scores"] = scores = {p: scorer.score_pile(piles[p], month) for p in PLAYERS}
         rnd["hand_win"], rnd["hand_draw"] = None, False
         lucky = {p: hs for p, hand in rnd["hands"].items() if (hs := scorer.score_hand(hand)).scored}
@@ -518,10 +574,12 @@ class _Check:
     def score(self, ruleset: str, options: dict[str, Any], parsed: list[dict]) -> dict[str, Any]:
         rb = self.rb
         month_shown = scorer_for(rb, ruleset, options).uses_month
-        totals = {"a": 0, "b": 0}
+        totals = dict(self.start["totals"])
         out_rounds = []
-        dealer, dealt_by = rb.first_dealer, (MSG_DEALS, "deal.first-dealer")
-        for n, rnd in enumerate(parsed, start=1):
+        first = self.start["round"]
+        dealer = self.start["dealer"]
+        dealt_by = (MSG_DEALS, "deal.first-dealer" if first == 1 else "referee.start")
+        for n, rnd in enumerate(parsed, start=first):
             explanation = [self.step(dealt_by[1], dealt_by[0], player=self.names[dealer])]
             if month_shown:
                 explanation.append(self.step("match.round-month", MSG_ROUND_MONTH, round=n,
@@ -535,7 +593,7 @@ class _Check:
             out_rounds.append({"round": n, "month": rnd["month"], "dealer": dealer,
                                "winner": rnd["winner"], **ruling, "explanation": explanation})
             dealer, dealt_by = self.next_dealer(rnd, dealer, ruling["score"][dealer], options)
-        played, total_rounds = len(parsed), options["rounds"]
+        played, total_rounds = first - 1 + len(parsed), options["rounds"]
         if played < total_rounds:
             result = {"status": "continue", "winner": None, "reason": "match.in-progress",
                       "rules": ["match.rounds"]}
