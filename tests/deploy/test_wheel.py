@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from babel.support import Translations
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ["pyproject.toml", "README.md", "rulebook", "webapp", "translations"]
 # strings base.html shows on every rules page
 CANDIDATES = ["Search the rules", "Skip to main content", "Where sources disagree", "Search"]

@@ -187,7 +187,6 @@ def test_checker_draw_and_both_piles(client):
     ruling = ruling_of(html)
     assert ruling["valid"] and ruling["rounds"][0]["winner"] is None
     both = html_of(client.get("/en/koikoi/score?a=0,2,8,10,28,30&b=0,2&winner=a&ka=0&kb=0&ruleset=nintendo"))
-    assert 'id="a-error"' in both or 'id="b-error" data-error-for="b" data-live-region>' in both
     assert re.search(r'id="b-error" data-error-for="b" data-live-region>[^<]+<', both)
 
 
@@ -212,7 +211,7 @@ def test_errors_keep_typed_values(client):
     for field in ("a", "winner", "ka", "kb", "viewings", "ruleset"):
         assert re.search(rf'data-error-for="{field}" data-live-region>[^<]+<', html), field
     assert 'name="ka" min="0" max="8" step="1" inputmode="numeric" value="zz"' in html
-    assert "“99”" in html or "99" in html
+    assert re.search(r'data-error-for="a" data-live-region>[^<]*99', html)
     assert "maybe" in html and "poker" in html
     assert ruling_of(html) is None or not ruling_of(html)["valid"]
     assert 'id="result-score" hidden' in html

@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 
 from rulebook.i18n import LANGUAGES, translator
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 BRACES = re.compile(r"(?<!\{)\{([a-z_]+)\}(?!\})")
 PERCENT = re.compile(r"%\(([a-z_]+)\)[sd]")

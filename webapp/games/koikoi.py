@@ -189,9 +189,6 @@ class KoikoiTerms(GameTerms):
     def rule_html(self, rule_id: str) -> Markup:
         return escape(self.rule(rule_id))
 
-    def is_translated(self, rule_id: str) -> bool:
-        return self.rule(rule_id) != self.rb.rules[rule_id]
-
     def search_extra(self, rule_id: str) -> list[str]:
         """Words that find a rule besides its text: the names of its yaku."""
         return [w for y in self.rb.yaku if y.rule == rule_id for w in (self.yaku(y.id), y.romaji)]
@@ -214,13 +211,6 @@ class KoikoiTerms(GameTerms):
 
     def group(self, group_id: str) -> str:
         return self.gettext(GROUP_LABELS[group_id])
-
-    def card_label(self, card: Any) -> str:
-        """The full text label of a tile: "Crane, bright, Pine (month 1)"."""
-        return self._t.gettext("%(card)s (%(kind)s), %(month)s, month %(number)s") % {
-            "card": self.card(card), "kind": self.kind(card),
-            "month": self.month(card.month), "number": card.month,
-        }
 
     @cached_property
     def months(self) -> list[tuple[Any, list[Any]]]:

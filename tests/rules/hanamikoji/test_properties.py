@@ -1,6 +1,6 @@
 """Property tests of the Hanamikoji referee against simulated rounds and the JSON schemas.
 
-Rounds come from tests/hanamikoji_sim.py, which plays legal random rounds and scores
+Rounds come from sim.py beside this file, which plays legal random rounds and scores
 them without the referee. Randomness is drawn from integer seeds so that a failing
 example can be replayed with `random.Random(seed)`.
 """
@@ -12,7 +12,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-import hanamikoji_sim as sim
 import jsonschema
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -21,7 +20,9 @@ from hypothesis import strategies as st
 from rulebook.hanamikoji.model import load_rulebook
 from rulebook.hanamikoji.referee import referee
 
-SCHEMAS = Path(__file__).resolve().parents[1] / "rulebook" / "schemas"
+from . import sim
+
+SCHEMAS = Path(__file__).resolve().parents[3] / "rulebook" / "schemas"
 REQUEST_SCHEMA = json.loads((SCHEMAS / "hanamikoji.request.schema.json").read_text("utf-8"))
 RESPONSE_SCHEMA = json.loads((SCHEMAS / "hanamikoji.response.schema.json").read_text("utf-8"))
 FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER

