@@ -15,16 +15,16 @@ run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 test: $(VENV)/.test catalogs browser  ## the whole suite
 	$(BIN)/python -m pytest
 
-# Production server: gunicorn with gunicorn.conf.py; HOST/PORT from the environment
-# (default 127.0.0.1:8000), e.g. `HOST=0.0.0.0 PORT=8080 make serve`.
-serve: $(VENV)/.runtime catalogs  ## the site under gunicorn
-	$(BIN)/gunicorn -c gunicorn.conf.py
+# Production server: granian configured by webapp/serve.py; HOST/PORT and the rest from
+# the environment (default 127.0.0.1:8000), e.g. `HOST=0.0.0.0 PORT=8080 make serve`.
+serve: $(VENV)/.runtime catalogs  ## the site under granian
+	$(BIN)/python -m webapp.serve
 
-bench: $(VENV)/.runtime catalogs  ## referee and HTTP throughput as ratios in one run
+bench: $(VENV)/.test catalogs  ## referee and HTTP throughput as ratios in one run
 	$(BIN)/python -m rulebook.bench
 	$(BIN)/python tools/bench_http.py
 
-loadtest: $(VENV)/.runtime catalogs  ## pages + score requests at concurrency 1/8/32, loopback only
+loadtest: $(VENV)/.runtime catalogs  ## pages + score requests at 1/8/64/256 connections, loopback only
 	$(BIN)/python tools/loadtest.py
 
 faulttest: $(VENV)/.runtime catalogs  ## bad and slow requests during load, loopback only
