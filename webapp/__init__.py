@@ -12,8 +12,9 @@ from rulebook.i18n import translations_dir
 
 from . import languages
 
-# (module, attribute) of every blueprint, registered in this order. The JSON API and the
-# scoring checker go here too, e.g. ("webapp.api", "bp"), ("webapp.checker", "bp").
+# (module, attribute) of every blueprint, registered in this order. A module may also
+# expose QUERY_PARAMETERS, {endpoint: names of the query parameters its page reads}: the
+# language links keep those, and the page cache ignores every other parameter.
 BLUEPRINTS: list[tuple[str, str]] = [
     ("webapp.site", "bp"),
     ("webapp.rules", "bp"),
@@ -37,20 +38,25 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     import importlib
 
+    parameters: dict[str, frozenset[str]] = {}
     for module_name, attr in BLUEPRINTS:
         module = importlib.import_module(module_name)
         app.register_blueprint(getattr(module, attr))
+        for endpoint, names in getattr(module, "QUERY_PARAMETERS", {}).items():
+            parameters[endpoint] = frozenset(names)
+    app.config.setdefault("PAGE_PARAMETERS", parameters)
 
     # The JSON API is a lean WSGI app of its own beside the site, under /api/v1.
-    from . import api, caching, security
+    from . import api, caching, compression, security
 
     api.mount(app)
     app.jinja_env.globals["api_score_url"] = api.score_url
 
-    # Production concerns for every route: HTTP caching, headers, limits, proxies
-    # (in this order: the page cache sits inside the header and proxy middleware).
-
+    # Production concerns for every route, from the inside out: the page cache (kept
+    # pages, already compressed), compression of the other answers, then headers, limits
+    # and proxies around everything.
     caching.init_app(app, max_query=security.MAX_QUERY_STRING)
+    app.wsgi_app = compression.CompressionMiddleware(app.wsgi_app)
     security.init_app(app)
 
     @app.context_processor

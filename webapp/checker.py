@@ -16,15 +16,17 @@ from rulebook.referee import referee
 
 from . import checker_form as cf
 from .games import GAMES
+from .languages import isolate
 
 bp = Blueprint("checker", __name__)
+QUERY_PARAMETERS = {"checker.checker": cf.PARAMETERS}
 
 
 def _names(parsed: cf.Parsed) -> dict[str, str]:
     names = {"a": gettext("Player A"), "b": gettext("Player B")}
     for p, name in parsed.state.names.items():
         if name.strip() and len(name.strip()) <= cf.MAX_NAME:
-            names[p] = name.strip()
+            names[p] = isolate(name.strip())
     return names
 
 

@@ -41,6 +41,11 @@ TRUE = ("1", "on", "true", "yes")
 FALSE = ("", "0", "off", "false", "no")
 SAFE = ":,/-_.~"  # left unescaped in permalinks, for readable URLs
 
+# every query parameter `parse` reads (the page cache and the language links keep these)
+PARAMETERS = ("mode", "na", "nb", "edition", "round_limit", "simultaneous_goal", "round",
+              "removed", "fav", *(f"f{i}" for i in range(16)), "a", "b", "act",
+              "do", "c1", "c2", "c3", "c4", "take")
+
 MESSAGES = {
     "mode": N_("There is no way of entering a round called “{value}”; showing the board."),
     "count-list": N_("Give one number per geisha, separated by commas."),

@@ -17,6 +17,7 @@ from flask_babel import gettext, ngettext
 from rulebook.koikoi import referee
 
 from . import koikoi_site
+from .games import GAMES
 from .rules import _context
 
 bp = Blueprint("koikoi_checker", __name__)
@@ -26,6 +27,7 @@ MAX_TOKENS = 48
 PLAYERS = ("a", "b")
 WINNERS = {"a": "a", "b": "b", "none": None}
 STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset")
+QUERY_PARAMETERS = {"koikoi_checker.score": (*STATE_FIELDS, *GAMES["koikoi"].option_keys)}
 
 
 @dataclass

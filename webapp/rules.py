@@ -16,6 +16,13 @@ from . import search as searching
 from .games import GAMES
 
 bp = Blueprint("rules", __name__)
+# the page options of every game (Game.option_keys) and the page's own parameters
+_OPTIONS = tuple(sorted({key for game in GAMES.values() for key in game.option_keys}))
+QUERY_PARAMETERS = {
+    "rules.rules": (*_OPTIONS, "compare"),
+    "rules.disagreements": (*_OPTIONS, "compare"),
+    "rules.search": (*_OPTIONS, "compare", "q"),
+}
 
 
 def _context(game_slug: str) -> dict:
