@@ -116,11 +116,11 @@ def loads(data: bytes | str) -> Any:
         raise JSONError(TOO_BIG, line=1, column=1) from None  # over 4300 digits
     check_depth(document, raw)
     if exact:
-        _check_text(document)
+        check_text(document)
     return document
 
 
-def _check_text(document: Any) -> None:
+def check_text(document: Any) -> None:
     """The standard library accepts `"\\ud800"`; orjson (and UTF-8) do not."""
     stack = [document]
     while stack:
