@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
-from flask_babel import format_number, gettext, ngettext
+from flask_babel import gettext, ngettext
 
 from rulebook.referee import referee
 
 from . import checker_form as cf
 from .games import GAMES
-from .languages import isolate
+from .languages import format_number, isolate
 
 bp = Blueprint("checker", __name__)
 QUERY_PARAMETERS = {"checker.checker": cf.PARAMETERS}
@@ -30,8 +30,20 @@ def _names(parsed: cf.Parsed) -> dict[str, str]:
     return names
 
 
+_BUNDLES: dict[tuple, dict[str, Any]] = {}
+
+
 def _i18n(rb: Any, terms: Any, names: dict[str, str]) -> dict[str, Any]:
-    """Strings the script needs to redraw the ruling in this language."""
+    """Strings the script needs to redraw the ruling in this language (made once per
+    language, edition and rulebook: the same for every page)."""
+    key = (terms.lang, terms.edition.id, id(rb))
+    bundle = _BUNDLES.get(key)
+    if bundle is None:
+        bundle = _BUNDLES[key] = _make_i18n(rb, terms)
+    return bundle
+
+
+def _make_i18n(rb: Any, terms: Any) -> dict[str, Any]:
     return {
         "geishas": {n: ngettext("%(num)d geisha", "%(num)d geishas", n)
                     for n in range(len(rb.geishas) + 1)},

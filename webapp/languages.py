@@ -5,8 +5,11 @@ import re
 from functools import lru_cache
 from urllib.parse import urlencode
 
+from babel.numbers import format_decimal
 from flask import Flask, current_app, g, request, url_for
-from flask_babel import Babel
+from flask_babel import Babel, get_locale, get_translations
+from jinja2 import pass_context
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from werkzeug.routing import BaseConverter, ValidationError
@@ -64,6 +67,43 @@ def best_language(accept: str) -> str:
     return DEFAULT_LANGUAGE
 
 
+@lru_cache(maxsize=8192)
+def _format_number(locale: str, number: object) -> str:
+    return format_decimal(number, locale=locale)
+
+
+def format_number(number: object) -> str:
+    """Flask-Babel's format_number, memoized: pages format the same few numbers."""
+    return _format_number(str(get_locale()), number)
+
+
+def _bound_gettext(translations) -> dict:
+    """Jinja's newstyle `_`, `gettext` and `ngettext` bound to one request's catalog.
+
+    Flask-Babel's own look the catalog up in the request context on every call (a
+    checker page makes hundreds); these do it once, when the template context is made.
+    Same behaviour: always a format string, autoescaped (jinja2.ext newstyle gettext).
+    """
+    gettext_, ngettext_ = translations.ugettext, translations.ungettext
+
+    @pass_context
+    def gettext(context, string, /, **variables):
+        rv = gettext_(string)
+        if context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+
+    @pass_context
+    def ngettext(context, singular, plural, num, /, **variables):
+        variables.setdefault("num", num)
+        rv = ngettext_(singular, plural, num)
+        if context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+
+    return {"_": gettext, "gettext": gettext, "ngettext": ngettext}
+
+
 def current() -> str:
     lang = g.get("lang")
     if lang in LANGUAGES:
@@ -95,6 +135,7 @@ def init_app(app: Flask) -> None:
         return response
 
     app.jinja_env.filters["isolate"] = isolate
+    app.context_processor(lambda: _bound_gettext(get_translations()))
     app.jinja_env.globals.update(
         language_links=language_links,
         language_name=language_name,

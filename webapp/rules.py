@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from babel.lists import format_list
 from flask import Blueprint, g, render_template, request, url_for
-from flask_babel import format_number, gettext, ngettext
+from flask_babel import gettext, ngettext
 from markupsafe import Markup, escape
 
 from rulebook.i18n import LANGUAGES
 
 from . import search as searching
 from .games import GAMES
+from .languages import format_number
 
 bp = Blueprint("rules", __name__)
 # the page options of every game (Game.option_keys) and the page's own parameters

@@ -73,6 +73,9 @@ class GameTerms:
         return language_name(code, self.lang)
 
 
+_RULE_HTML: dict[tuple, tuple[Any, Markup]] = {}  # see Terms.rule_html
+
+
 class Terms(GameTerms):
     """Hanamikoji terms for `lang` with `edition`'s action names where it is printed in `lang`."""
 
@@ -115,7 +118,17 @@ class Terms(GameTerms):
         return text if text is not None else (fill(english, self.action_names) or english)
 
     def rule_html(self, rule_id: str) -> Markup:
-        """The rule text as HTML: escaped, with the action names marked up as terms."""
+        """The rule text as HTML: escaped, with the action names marked up as terms.
+        Made once per rulebook, language, edition and rule (pages show each many times)."""
+        key = (id(self.rb), self.lang, self.edition.id, rule_id)
+        kept = _RULE_HTML.get(key)
+        if kept is not None and kept[0] is self.rb:
+            return kept[1]
+        html = self._rule_html(rule_id)
+        _RULE_HTML[key] = (self.rb, html)
+        return html
+
+    def _rule_html(self, rule_id: str) -> Markup:
         english = self.rb.rules[rule_id]
         names = {
             aid: Markup('<span class="term">{}</span>').format(name)
