@@ -61,7 +61,7 @@ browser:
 	@test -f node_modules/axe-core/axe.min.js || npm ci --no-audit --no-fund --silent
 
 lint: $(VENV)/.test
-	$(BIN)/ruff check rulebook webapp tests
+	$(BIN)/ruff check rulebook webapp tests tools
 
 clean:
 	rm -rf $(VENV) node_modules translations/*/LC_MESSAGES/*.mo tests/artifacts

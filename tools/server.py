@@ -49,6 +49,12 @@ def wait_ready(port: int, process: subprocess.Popen, timeout: float = 30.0) -> N
     raise RuntimeError("the server did not answer in time")
 
 
+class Base(str):
+    """The server's base URL; `.pid` is the server's main process (for signals)."""
+
+    pid: int
+
+
 def command(server: str, app: str, python: str | None = None) -> list[str]:
     python = python or sys.executable
     if server == "gunicorn":
@@ -70,7 +76,9 @@ def serve(app: str = "webapp.wsgi:app", *, server: str = "granian",
                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         wait_ready(port, process)
-        yield f"http://127.0.0.1:{port}"
+        base = Base(f"http://127.0.0.1:{port}")
+        base.pid = process.pid
+        yield base
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

@@ -9,15 +9,25 @@ per-request work is a fraction of gunicorn's. Settings come from the environment
 
     HOST, PORT                  bind address (default 127.0.0.1:8000)
     WEB_CONCURRENCY             worker processes (default: one per core)
-    SHINPAN_THREADS             Python threads per worker (default 32)
-    SHINPAN_BACKLOG             listen backlog (default 1024)
-    SHINPAN_HEADER_TIMEOUT      seconds a client may take to send its headers (default 10)
-    SHINPAN_BODY_TIMEOUT        seconds a client may take to send its body (default 10)
+    SHINPAN_THREADS             Python threads per worker (default 64)
+    SHINPAN_CONNECTIONS         open connections per worker (default 2048; granian's
+                                "backpressure": a worker accepts no more until one closes)
+    SHINPAN_BACKLOG             listen backlog (default 2048)
+    SHINPAN_HEADER_TIMEOUT      seconds a client may take to send its headers, and the
+                                longest a kept-alive connection may idle (default 10)
     SHINPAN_ACCESS_LOG=0        no access log (default: one line per request on stdout)
     SHINPAN_PROXY_HOPS, SHINPAN_TRUSTED_HOSTS   read by the app (webapp/security.py)
 
 Signals: SIGHUP respawns the workers one by one (graceful reload after a deploy);
 SIGTERM/SIGINT stop gracefully. A worker that dies is respawned.
+
+Request bodies: granian 2.8 has no read timeout for a WSGI body, and a body can only be
+read on the request's own thread (a read handed to another thread stalls the worker's
+I/O: tried, see BENCHMARKS.md). A body that dribbles in parks one of the worker's
+threads, without the GIL, until it is complete or the client leaves; SHINPAN_THREADS is
+how many such bodies a worker absorbs before valid requests wait. The body cap is the
+app's (64 KB, 413, before any byte of an announced larger body is read). On the open
+internet, a buffering reverse proxy bounds slow bodies (README, Deploy).
 """
 from __future__ import annotations
 
@@ -42,7 +52,7 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
 
     env = os.environ if environ is None else environ
     workers = int(_number(env, "WEB_CONCURRENCY", os.cpu_count() or 1))
-    threads = int(_number(env, "SHINPAN_THREADS", 32))
+    threads = int(_number(env, "SHINPAN_THREADS", 64))
     header_timeout = _number(env, "SHINPAN_HEADER_TIMEOUT", 10)
     return {
         "target": APP,
@@ -55,9 +65,11 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
         # parks one, without the GIL); the GIL lets one of them run at a time.
         "workers": max(1, workers),
         "blocking_threads": max(1, threads),
-        # requests in flight per worker: beyond this they wait in the Rust layer
-        "backpressure": max(1, threads) * 2,
-        "backlog": int(_number(env, "SHINPAN_BACKLOG", 1024)),
+        # Open connections per worker, idle and kept-alive ones included (granian holds a
+        # permit per accepted connection): a few KB each in Rust, so many; requests
+        # beyond the threads wait there for a thread.
+        "backpressure": int(_number(env, "SHINPAN_CONNECTIONS", 2048)),
+        "backlog": int(_number(env, "SHINPAN_BACKLOG", 2048)),
         "http1_settings": HTTP1Settings(
             header_read_timeout=int(header_timeout * 1000),
             keep_alive=True,
