@@ -7,7 +7,7 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test serve bench loadtest faulttest translations catalogs browser lint clean
+.PHONY: run test serve bench loadtest faulttest translations catalogs browser wrk lint clean
 
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
@@ -20,7 +20,7 @@ test: $(VENV)/.test catalogs browser  ## the whole suite
 serve: $(VENV)/.runtime catalogs  ## the site under granian
 	$(BIN)/python -m webapp.serve
 
-bench: $(VENV)/.test catalogs  ## referee and HTTP throughput as ratios in one run
+bench: $(VENV)/.test catalogs wrk  ## referee and HTTP throughput as ratios in one run
 	$(BIN)/python -m rulebook.bench
 	$(BIN)/python tools/bench_http.py
 
@@ -53,6 +53,11 @@ translations: $(VENV)/.runtime
 		--add-comments=Translators: --sort-by-file --no-wrap -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations -D messages --no-wrap --ignore-obsolete
 	$(MAKE) catalogs
+
+# Debian's wrk for `make bench`: a C load generator, so the benchmark measures the servers.
+wrk:
+	@command -v wrk >/dev/null || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 
 # Debian's Chromium for the browser tests (never `playwright install`), and axe-core.
 browser:

@@ -146,7 +146,8 @@ def run(argv: list[str] | None = None) -> int:
     except InputError as exc:
         return fail(t.gettext(REFUSED).format(file=args.file, reason=exc))
     except Exception as exc:  # noqa: BLE001 - yaml.YAMLError (PyYAML is imported lazily)
-        return fail(t.gettext(PARSE_ERROR).format(file=args.file, reason=exc))
+        reason = " ".join(str(exc).split())  # PyYAML's message spans lines: one line here
+        return fail(t.gettext(PARSE_ERROR).format(file=args.file, reason=reason))
     response = referee(request, args.lang)
     if args.json:
         print(jsonio.dumps_pretty(response))

@@ -71,6 +71,8 @@ def serve(app: str = "webapp.wsgi:app", *, server: str = "granian",
     port = free_port()
     environ = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), **(env or {})}
     environ.pop("FLASK_DEBUG", None)
+    if server == "gunicorn":  # gunicorn writes its own access log (gunicorn.conf.py)
+        environ.setdefault("SHINPAN_ACCESS_LOG", "0")
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     process = subprocess.Popen(command(server, app, python), cwd=cwd or ROOT, env=environ,
                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)

@@ -52,11 +52,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     api.mount(app)
     app.jinja_env.globals["api_score_url"] = api.score_url
 
-    # Production concerns for every route, from the inside out: the page cache (kept
-    # pages, already compressed), compression of the other answers, then headers, limits
-    # and proxies around everything.
+    # Production concerns for every route, from the inside out: compression of the
+    # answers the page cache does not keep, the page cache (a hit is answered before any
+    # other layer, already compressed), then headers, limits and proxies around everything.
+    app.wsgi_app = compression.CompressionMiddleware(app.wsgi_app, skip=caching.STORE)
     caching.init_app(app, max_query=security.MAX_QUERY_STRING)
-    app.wsgi_app = compression.CompressionMiddleware(app.wsgi_app)
     security.init_app(app)
 
     @app.context_processor

@@ -55,6 +55,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 HASH_LENGTH = 12
 HASHED = re.compile(rf"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{{{HASH_LENGTH}}})(?P<ext>\.[A-Za-z0-9]+)$")
 STORE = "shinpan.page_cache.store"  # environ key: the view's page may be kept
+DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 # headers of a 304: the validators and caching metadata of the full answer (RFC 9110 15.4.5)
 NOT_MODIFIED_HEADERS = frozenset({"etag", "cache-control", "vary", "content-location", "expires"})
 
@@ -125,8 +126,13 @@ def page_key(environ: dict, known: frozenset[str] | None = None) -> tuple:
             pairs = [pair for pair in pairs if pair[0] in known]
         # sorted by name only: repeated values keep their order (views may read lists)
         query = tuple(sorted(pairs, key=lambda kv: kv[0]))
-    return (environ.get("wsgi.url_scheme"), get_host(environ),
-            environ.get("SCRIPT_NAME", ""), environ.get("PATH_INFO", ""), query)
+    scheme = environ.get("wsgi.url_scheme")
+    host = environ.get("HTTP_HOST")
+    if host is None:
+        host = get_host(environ)  # the server's name and port, as Werkzeug builds links
+    elif host.endswith(DEFAULT_PORTS.get(scheme, "\0")):
+        host = host.rsplit(":", 1)[0]  # as Werkzeug's get_host: `a:80` links as `a`
+    return (scheme, host, environ.get("SCRIPT_NAME", ""), environ.get("PATH_INFO", ""), query)
 
 
 def etag_of(body: bytes) -> str:

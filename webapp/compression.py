@@ -102,10 +102,12 @@ class Variants:
 
 
 class CompressionMiddleware:
-    """Compresses the answers nobody compressed yet (dynamic pages, JSON, errors)."""
+    """Compresses the answers nobody compressed yet (dynamic pages, JSON, errors); not
+    those whose environ has `skip` set (a page the page cache keeps and compresses)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, skip: str | None = None) -> None:
         self.app = app
+        self.skip = skip
 
     def __call__(self, environ, start_response):
         encoding = negotiate(environ.get("HTTP_ACCEPT_ENCODING", ""))
@@ -119,6 +121,9 @@ class CompressionMiddleware:
         if not captured:  # an app that starts its answer while iterating
             result = [b"".join(result)]
         status, headers, exc_info = captured
+        if self.skip and environ.get(self.skip):
+            start_response(status, headers, exc_info)
+            return result
         content_type = length = None
         for name, value in headers:
             lower = name.lower()

@@ -74,11 +74,11 @@ class SecurityHeaders:
         extra = self.secure if environ.get("wsgi.url_scheme") == "https" else self.plain
 
         def start(status, headers, exc_info=None):
-            if any(name.lower() in self.names for name, _ in headers):
-                present = {name.lower() for name, _ in headers}
-                headers.extend(h for h in extra if h[0].lower() not in present)
-            else:
+            present = [name.lower() for name, _ in headers]
+            if self.names.isdisjoint(present):
                 headers.extend(extra)
+            else:
+                headers.extend(h for h in extra if h[0].lower() not in present)
             return start_response(status, headers, exc_info)
 
         return self.app(environ, start)
