@@ -119,9 +119,10 @@ class Page:
 def page_key(environ: dict, known: frozenset[str] | None = None) -> tuple:
     """(scheme, host, script root, path, query): the query holds the `known` parameters
     (all when None) in a canonical order."""
-    query = environ.get("QUERY_STRING", "")
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
+    query: tuple = ()
+    raw = environ.get("QUERY_STRING", "")
+    if raw:
+        pairs = parse_qsl(raw, keep_blank_values=True)
         if known is not None:
             pairs = [pair for pair in pairs if pair[0] in known]
         # sorted by name only: repeated values keep their order (views may read lists)
