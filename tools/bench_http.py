@@ -10,7 +10,8 @@ kept page, so it would measure itself: see tools/wrk.py.)
 * granian vs gunicorn: the same app (webapp.wsgi:app), granian configured by
   webapp/serve.py, gunicorn by today's gunicorn.conf.py:
     score API  POST /api/v1/hanamikoji/score, 200 different one-round boards  target >= 2
-    rules page GET /en/hanamikoji/ (a kept page)                               target >= 4
+    rules page GET /en/hanamikoji/ (a kept page), without Accept-Encoding      target >= 4
+               and as a browser asks for it (Accept-Encoding: gzip, deflate, br)
 * score API vs a bare JSON echo (tools/bench_app.py) on the same server (granian):
                                                                                target >= 0.9
 * bytes on the wire of a rules page's first visit (Accept-Encoding: br, gzip)  target <= 15 KB
@@ -210,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     scores = [loadgen.post_json("/api/v1/hanamikoji/score", body, label="score")
               for body in board_requests(200)]
     pages = [loadgen.get("/en/hanamikoji/")]
+    browser = [loadgen.get("/en/hanamikoji/", headers={"Accept-Encoding": "gzip, deflate, br"})]
     run = (args.concurrency, args.duration, args.rounds)
     with serve() as granian, serve(server="gunicorn") as gunicorn, \
             serve("tools.bench_app:app") as echo:
@@ -217,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             loadgen.run(base, scores + pages, 4, 1.0)
         server_score = compare(granian, gunicorn, scores, *run)
         server_page = compare(granian, gunicorn, pages, *run)
+        server_browser = compare(granian, gunicorn, browser, *run)
         echo_score = compare(granian, echo, scores, *run)
         first_headers, first_body = fetch(granian, "/fr/hanamikoji/", "Accept-Encoding: br, gzip")
         plain_size = len(fetch(granian, "/fr/hanamikoji/")[1])
@@ -234,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     print(line("score API", server_score[0], "granian", server_score[1], "gunicorn",
                SERVER_SCORE_TARGET))
     print(line("rules page", server_page[0], "granian", server_page[1], "gunicorn",
+               SERVER_PAGE_TARGET))
+    print(line("  br asked", server_browser[0], "granian", server_browser[1], "gunicorn",
                SERVER_PAGE_TARGET))
     print("  the score API vs a bare JSON echo (Flask, tools/bench_app.py), both on granian:")
     print(line("score API", echo_score[0], "product", echo_score[1], "echo", ECHO_TARGET))
@@ -257,7 +262,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{cpu['referee']:.0f} us")
     if args.json:
         Path(args.json).write_text(json.dumps({
-            "server_score": server_score, "server_page": server_page, "echo_score": echo_score,
+            "server_score": server_score, "server_page": server_page,
+            "server_browser": server_browser, "echo_score": echo_score,
             "first_visit_bytes": size, "startup_ms": starts, "cli_ms": cli,
             "in_process_us": cpu, "render_ms": [fresh_ms, kept_ms],
             "date": time.strftime("%Y-%m-%d"),

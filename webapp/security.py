@@ -26,7 +26,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import api
 
-MAX_QUERY_STRING = api.MAX_QUERY  # bytes of the raw query string (gunicorn: request line <= 8190)
+MAX_QUERY_STRING = api.MAX_QUERY  # bytes of the raw query string (granian: head <= 16 KB)
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
