@@ -30,17 +30,17 @@ def _names(parsed: cf.Parsed) -> dict[str, str]:
     return names
 
 
-_BUNDLES: dict[tuple, dict[str, Any]] = {}
+_BUNDLES: dict[tuple, tuple[Any, dict[str, Any]]] = {}
 
 
 def _i18n(rb: Any, terms: Any, names: dict[str, str]) -> dict[str, Any]:
     """Strings the script needs to redraw the ruling in this language (made once per
     language, edition and rulebook: the same for every page)."""
     key = (terms.lang, terms.edition.id, id(rb))
-    bundle = _BUNDLES.get(key)
-    if bundle is None:
-        bundle = _BUNDLES[key] = _make_i18n(rb, terms)
-    return bundle
+    kept = _BUNDLES.get(key)
+    if kept is None or kept[0] is not rb:
+        kept = _BUNDLES[key] = (rb, _make_i18n(rb, terms))
+    return kept[1]
 
 
 def _make_i18n(rb: Any, terms: Any) -> dict[str, Any]:

@@ -84,7 +84,6 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
         "respawn_failed_workers": True,
         "respawn_interval": 1.0,
         "workers_kill_timeout": 20,  # seconds a worker may take to finish on reload/stop
-        "process_name": None,
     }
 
 
