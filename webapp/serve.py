@@ -18,7 +18,9 @@ per-request work is a fraction of gunicorn's. Settings come from the environment
     SHINPAN_ACCESS_LOG=0        no access log (default: one line per request on stdout)
     SHINPAN_PROXY_HOPS, SHINPAN_TRUSTED_HOSTS   read by the app (webapp/security.py)
 
-Signals: SIGHUP respawns the workers one by one (graceful reload after a deploy);
+Signals: SIGHUP respawns the workers one by one (reload after a deploy; a request that
+reaches a worker in the instant it stops can be cut: 2 of 3,739 in tests/test_serving.py,
+so drain an instance at the load balancer for a deploy that must drop nothing);
 SIGTERM/SIGINT stop gracefully. A worker that dies is respawned.
 
 Request bodies: granian 2.8 has no read timeout for a WSGI body, and a body can only be
@@ -82,7 +84,9 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
         "log_access": False,
         "log_level": env.get("SHINPAN_LOG_LEVEL", "info"),
         "respawn_failed_workers": True,
-        "respawn_interval": 1.0,
+        # on SIGHUP granian starts a new worker, waits this long, then stops the old one:
+        # long enough for the new one to import and warm up (webapp/wsgi.py)
+        "respawn_interval": 3.0,
         "workers_kill_timeout": 20,  # seconds a worker may take to finish on reload/stop
     }
 
