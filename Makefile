@@ -7,7 +7,7 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test serve bench loadtest faulttest translations catalogs browser lint clean
+.PHONY: run test serve bench loadtest faulttest translations catalogs browser wrk lint clean
 
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
@@ -15,16 +15,16 @@ run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 test: $(VENV)/.test catalogs browser  ## the whole suite
 	$(BIN)/python -m pytest
 
-# Production server: gunicorn with gunicorn.conf.py; HOST/PORT from the environment
-# (default 127.0.0.1:8000), e.g. `HOST=0.0.0.0 PORT=8080 make serve`.
-serve: $(VENV)/.runtime catalogs  ## the site under gunicorn
-	$(BIN)/gunicorn -c gunicorn.conf.py
+# Production server: granian configured by webapp/serve.py; HOST/PORT and the rest from
+# the environment (default 127.0.0.1:8000), e.g. `HOST=0.0.0.0 PORT=8080 make serve`.
+serve: $(VENV)/.runtime catalogs  ## the site under granian
+	$(BIN)/python -m webapp.serve
 
-bench: $(VENV)/.runtime catalogs  ## referee and HTTP throughput as ratios in one run
+bench: $(VENV)/.test catalogs wrk  ## referee and HTTP throughput as ratios in one run
 	$(BIN)/python -m rulebook.bench
 	$(BIN)/python tools/bench_http.py
 
-loadtest: $(VENV)/.runtime catalogs  ## pages + score requests at concurrency 1/8/32, loopback only
+loadtest: $(VENV)/.runtime catalogs  ## pages + score requests at 1/8/64/256 connections, loopback only
 	$(BIN)/python tools/loadtest.py
 
 faulttest: $(VENV)/.runtime catalogs  ## bad and slow requests during load, loopback only
@@ -54,6 +54,11 @@ translations: $(VENV)/.runtime
 	$(BIN)/pybabel update -i translations/messages.pot -d translations -D messages --no-wrap --ignore-obsolete
 	$(MAKE) catalogs
 
+# Debian's wrk for `make bench`: a C load generator, so the benchmark measures the servers.
+wrk:
+	@command -v wrk >/dev/null || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+
 # Debian's Chromium for the browser tests (never `playwright install`), and axe-core.
 browser:
 	@command -v chromium >/dev/null || (apt-get update -qq && \
@@ -61,7 +66,7 @@ browser:
 	@test -f node_modules/axe-core/axe.min.js || npm ci --no-audit --no-fund --silent
 
 lint: $(VENV)/.test
-	$(BIN)/ruff check rulebook webapp tests
+	$(BIN)/ruff check rulebook webapp tests tools
 
 clean:
 	rm -rf $(VENV) node_modules translations/*/LC_MESSAGES/*.mo tests/artifacts

@@ -1,4 +1,6 @@
-"""Gunicorn settings for Shinpan: `make serve`, `make loadtest` and `make bench` use this file.
+"""Gunicorn settings, kept as the comparison for `make bench` (and `tools/loadtest.py
+--server gunicorn`): the production server is granian (webapp/serve.py), chosen over this
+configuration by measurement (BENCHMARKS.md).
 
 Environment: HOST/PORT (default 127.0.0.1:8000), WEB_CONCURRENCY (workers, default one
 per core, at least 2), GUNICORN_THREADS (threads per worker, default 4),

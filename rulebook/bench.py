@@ -10,6 +10,7 @@ import json
 import random
 import time
 
+from . import jsonio
 from .hanamikoji.referee import referee
 
 LOG = [
@@ -79,6 +80,14 @@ def main() -> None:
         print(f"  {label:16s} referee {1e6 / core:6.1f} us/round ({core:7.0f}/s)   "
               f"with JSON {1e6 / full:6.1f} us ({full:7.0f}/s)   "
               f"json only {1e6 / baseline:5.1f} us   ratio {full / baseline:.3f}")
+    answers = [referee(json.loads(text)) for text in board_requests(2000)]
+    stdlib = rate(lambda a: json.dumps(a, ensure_ascii=False, separators=(",", ":")).encode(),
+                  answers)
+    fast = rate(jsonio.dumps, answers)
+    same = all(jsonio.dumps(a) == json.dumps(a, ensure_ascii=False, separators=(",", ":")).encode()
+               for a in answers)
+    print(f"  response JSON    json.dumps {1e6 / stdlib:5.1f} us, orjson (rulebook/jsonio) "
+          f"{1e6 / fast:5.1f} us per one-round answer; byte-identical: {'yes' if same else 'NO'}")
 
 
 if __name__ == "__main__":

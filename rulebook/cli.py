@@ -1,26 +1,39 @@
 """`shinpan score FILE`: the referee on the command line.
 
-Exit 0 for a valid request, 1 for an invalid one, 2 for usage or I/O errors.
+Exit 0 for a valid request, 1 for an invalid one, 2 for usage or I/O errors and for
+input that cannot be a request (too large, not JSON or YAML, a YAML alias, a number or
+nesting past the limits): one line on stderr, never a traceback.
+
+Start-up is kept short: PyYAML is imported only for a document that is not JSON, and
+the rulebook's schema check is skipped when its verdict is cached (rulebook/loader.py).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
-import yaml
-
+from . import jsonio
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from .referee import referee
 
+MAX_INPUT = 1024 * 1024  # bytes of one request (a 50-round match with action logs: ~20 KB)
 READ_ERROR = N_("shinpan: cannot read {file}: {reason}")
 PARSE_ERROR = N_("shinpan: {file} is neither JSON nor YAML: {reason}")
+REFUSED = N_("shinpan: {file} cannot be read as a request: {reason}")
+TOO_LARGE = N_("shinpan: {file} is larger than {limit} KB, the most a request may be.")
 LINE_ERROR = N_("line {line} is not valid JSON: {reason}")
+LINE_TOO_LONG = N_("line {line} is longer than {limit} KB, the most a request may be.")
+YAML_ALIAS = N_("YAML aliases (*{name}) are not accepted in a request; write the value out.")
+YAML_NUMBER = N_("a number has more digits than a request may hold.")
 INVALID = N_("Invalid request:")
 ROUND = N_("Round {round}")
 RESULT = N_("Result: {message}")
 ALSO = N_("Other readings:")
+
+
+class InputError(Exception):
+    """Input that cannot be a request: the message is ready for the user."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,16 +50,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def open_input(name: str) -> TextIO:
-    return sys.stdin if name == "-" else open(name, encoding="utf-8")
+def open_input(name: str) -> BinaryIO:
+    return sys.stdin.buffer if name == "-" else open(name, "rb")
 
 
-def parse_document(text: str) -> Any:
-    """JSON first (exact numbers and errors), YAML as the friendlier alternative."""
+def load_yaml(text: str, t) -> Any:
+    """YAML without aliases: an anchor bomb ("billion laughs") never expands."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, yaml.AliasEvent):
+            raise InputError(t.gettext(YAML_ALIAS).format(name=event.anchor))
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=loader)
+    except RecursionError:
+        raise jsonio.JSONError(jsonio.TOO_DEEP, depth=jsonio.MAX_DEPTH) from None
+    except ValueError:  # an integer past Python's 4300 digits
+        raise InputError(t.gettext(YAML_NUMBER)) from None
+
+
+def parse_document(text: str, t=None) -> Any:
+    """JSON first (exact numbers and errors), YAML as the friendlier alternative. Raises
+    JSONError or InputError for a document that cannot be a request, yaml.YAMLError for
+    one that is neither JSON nor YAML."""
+    t = t or translator(DEFAULT_LANGUAGE)
+    try:
+        return jsonio.loads(text)
+    except jsonio.JSONError as exc:
+        if exc.message not in (jsonio.SYNTAX, jsonio.EMPTY):
+            raise  # JSON, but not an acceptable request: YAML would not read it better
+    document = load_yaml(text, t)
+    jsonio.check_depth(document)
+    jsonio.check_text(document)
+    return document
 
 
 def render(response: dict[str, Any], lang: str) -> str:
@@ -71,50 +108,88 @@ def render(response: dict[str, Any], lang: str) -> str:
     return "\n".join(lines)
 
 
+def fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return run(argv)
+    except BrokenPipeError:  # `shinpan score ... | head`: the reader left, say nothing
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def run(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     t = translator(args.lang)
     try:
         with open_input(args.file) as handle:
             if args.jsonl:
                 return score_lines(handle, args.lang)
-            text = handle.read()
+            data = handle.read(MAX_INPUT + 1)
     except OSError as exc:
-        print(t.gettext(READ_ERROR).format(file=args.file, reason=exc.strerror), file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as exc:
-        print(t.gettext(READ_ERROR).format(file=args.file, reason=exc.reason), file=sys.stderr)
-        return 2
+        return fail(t.gettext(READ_ERROR).format(file=args.file, reason=exc.strerror))
+    if len(data) > MAX_INPUT:
+        return fail(t.gettext(TOO_LARGE).format(file=args.file, limit=MAX_INPUT // 1024))
     try:
-        request = parse_document(text)
-    except yaml.YAMLError as exc:
-        print(t.gettext(PARSE_ERROR).format(file=args.file, reason=exc), file=sys.stderr)
-        return 2
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return fail(t.gettext(READ_ERROR).format(file=args.file, reason=exc.reason))
+    try:
+        request = parse_document(text, t)
+    except jsonio.JSONError as exc:
+        return fail(t.gettext(REFUSED).format(file=args.file, reason=exc.translated(t)))
+    except InputError as exc:
+        return fail(t.gettext(REFUSED).format(file=args.file, reason=exc))
+    except Exception as exc:  # noqa: BLE001 - yaml.YAMLError (PyYAML is imported lazily)
+        reason = " ".join(str(exc).split())  # PyYAML's message spans lines: one line here
+        return fail(t.gettext(PARSE_ERROR).format(file=args.file, reason=reason))
     response = referee(request, args.lang)
     if args.json:
-        print(json.dumps(response, ensure_ascii=False, indent=2))
+        print(jsonio.dumps_pretty(response))
     else:
         print(render(response, args.lang))
     return 0 if response["valid"] else 1
 
 
-def score_lines(handle: TextIO, lang: str) -> int:
+def _line_error(message: str) -> dict[str, Any]:
+    return {"valid": False, "errors": [{"code": "request.json", "path": "", "rule": "referee.request",
+                                        "message": message}]}
+
+
+def score_lines(handle: BinaryIO, lang: str) -> int:
     """Batch mode: a response per request line; 1 if any request was invalid."""
     t = translator(lang)
+    out = sys.stdout.buffer
     status = 0
-    for number, line in enumerate(handle, start=1):
-        if not line.strip():
+    number = 0
+    while True:
+        line = handle.readline(MAX_INPUT + 1)
+        if not line:
+            break
+        number += 1
+        if len(line) > MAX_INPUT and not line.endswith(b"\n"):
+            while (rest := handle.readline(MAX_INPUT)) and not rest.endswith(b"\n"):
+                pass  # skip the rest of the over-long line
+            response = _line_error(t.gettext(LINE_TOO_LONG).format(line=number,
+                                                                   limit=MAX_INPUT // 1024))
+        elif not line.strip():
             continue
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as exc:
-            response = {"valid": False, "errors": [{
-                "code": "request.json", "path": "", "rule": "referee.request",
-                "message": t.gettext(LINE_ERROR).format(line=number, reason=exc.msg)}]}
         else:
-            response = referee(request, lang)
+            try:
+                request = jsonio.loads(line)
+            except jsonio.JSONError as exc:
+                response = _line_error(t.gettext(LINE_ERROR).format(line=number,
+                                                                    reason=exc.translated(t)))
+            else:
+                response = referee(request, lang)
         status = status if response["valid"] else 1
-        sys.stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+        out.write(jsonio.dumps(response) + b"\n")
+    out.flush()
     return status
 
 

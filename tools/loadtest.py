@@ -1,10 +1,12 @@
-"""`make loadtest`: gunicorn (gunicorn.conf.py) on a free loopback port, driven by tools/loadgen.
+"""`make loadtest`: the production server (granian, webapp/serve.py) on a free loopback port,
+driven by tools/loadgen.
 
 A mix of rules pages (every language, search) and score requests (board and action-log
 rounds) for DURATION seconds at each concurrency level; prints throughput, p50/p99
 latency and errors, and exits non-zero on any error or unexpected status.
 
-    python tools/loadtest.py [--duration 10] [--levels 1,8,32] [--max-requests 200000]
+    python tools/loadtest.py [--duration 10] [--levels 1,8,64,256] [--max-requests 200000]
+    python tools/loadtest.py --server gunicorn     # the same load against gunicorn.conf.py
 """
 from __future__ import annotations
 
@@ -41,17 +43,18 @@ def mix() -> list[loadgen.Req]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per level")
-    parser.add_argument("--levels", default="1,8,32", help="concurrency levels")
+    parser.add_argument("--levels", default="1,8,64,256", help="concurrency levels")
+    parser.add_argument("--server", default="granian", choices=("granian", "gunicorn"))
     parser.add_argument("--max-requests", type=int, default=200_000, help="cap per level")
-    parser.add_argument("--log", default=None, help="gunicorn log file (default: a temp file)")
+    parser.add_argument("--log", default=None, help="server log file (default: a temp file)")
     args = parser.parse_args(argv)
     levels = [int(x) for x in args.levels.split(",")]
-    log = args.log or tempfile.mkstemp(prefix="shinpan-gunicorn-", suffix=".log")[1]
+    log = args.log or tempfile.mkstemp(prefix=f"shinpan-{args.server}-", suffix=".log")[1]
     requests = mix()
     failed = False
     print(f"Load test: {len(requests)} distinct requests (rules pages and score requests, "
-          f"alternating), {args.duration:g} s per level, gunicorn log {log}")
-    with serve(log=log) as base:
+          f"alternating), {args.duration:g} s per level, {args.server}, log {log}")
+    with serve(log=log, server=args.server) as base:
         loadgen.run(base, requests, 4, 1.0)  # warm-up: page caches, imports, catalogs
         for level in levels:
             result = loadgen.run(base, requests, level, args.duration, args.max_requests)

@@ -13,8 +13,10 @@ from rulebook.i18n import translations_dir
 
 from . import languages
 
-# (module, attribute) of every blueprint, registered in this order. The JSON API is a
-# small WSGI app of its own (webapp.api), mounted below.
+# (module, attribute) of every blueprint, registered in this order. A module may also
+# have query_parameters(), {endpoint: names of the query parameters its pages read}: the
+# language links keep those, and the page cache ignores every other parameter. The JSON
+# API is a small WSGI app of its own (webapp.api), mounted below.
 BLUEPRINTS: list[tuple[str, str]] = [
     ("webapp.site", "bp"),
     ("webapp.rules", "bp"),
@@ -37,19 +39,25 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     import importlib
 
+    parameters: dict[str, frozenset[str]] = {}
     for module_name, attr in BLUEPRINTS:
         module = importlib.import_module(module_name)
         app.register_blueprint(getattr(module, attr))
+        if hasattr(module, "query_parameters"):
+            for endpoint, names in module.query_parameters().items():
+                parameters[endpoint] = frozenset(names)
+    app.config.setdefault("PAGE_PARAMETERS", parameters)
 
     # The JSON API is a lean WSGI app of its own beside the site, under /api/v1.
-    from . import api, caching, security
+    from . import api, caching, compression, security
 
     api.mount(app)
     app.jinja_env.globals["api_score_url"] = api.score_url
 
-    # Production concerns for every route: HTTP caching, headers, limits, proxies
-    # (in this order: the page cache sits inside the header and proxy middleware).
-
+    # Production concerns for every route, from the inside out: compression of the
+    # answers the page cache does not keep, the page cache (a hit is answered before any
+    # other layer, already compressed), then headers, limits and proxies around everything.
+    app.wsgi_app = compression.CompressionMiddleware(app.wsgi_app, skip=caching.STORE)
     caching.init_app(app, max_query=security.MAX_QUERY_STRING)
     security.init_app(app)
 

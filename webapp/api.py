@@ -12,18 +12,17 @@ Accept-Language and is echoed in `Content-Language`.
 from __future__ import annotations
 
 import copy
-import json
 import logging
 from functools import lru_cache
 from typing import Any
+from urllib.parse import parse_qsl
 
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.routing import Map, Rule
-from werkzeug.wrappers import Request
 
-from rulebook import GAMES
+from rulebook import GAMES, jsonio
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from rulebook.loader import load_schema
 from rulebook.problems import MALFORMED, request_kind
@@ -39,6 +38,7 @@ PROBLEMS = {
     # name: (status, title)
     "malformed-json": (400, N_("The request body is not valid JSON.")),
     "malformed-request": (400, N_("The request is not shaped as its schema says.")),
+    "incomplete-body": (400, N_("The request body could not be read to its end.")),
     "not-found": (404, N_("There is nothing at this address.")),
     "method-not-allowed": (405, N_("This address does not accept that method.")),
     "too-large": (413, N_("The request body is too large.")),
@@ -47,10 +47,8 @@ PROBLEMS = {
     "invalid-request": (422, N_("The rules cannot accept this request.")),
     "internal": (500, N_("Something went wrong on our side.")),
 }
-STATUS_PROBLEM: dict[int, str] = {}  # the first problem of each status answers HTTP errors
-for _name, (_status, _) in PROBLEMS.items():
-    STATUS_PROBLEM.setdefault(_status, _name)
-PARSE_ERROR = N_("Parse error: %(reason)s")
+# status -> the problem an HTTP error of that status becomes (the first listed)
+STATUS_PROBLEM = {status: name for name, (status, _) in reversed(PROBLEMS.items())}
 GAME_MISMATCH = N_("This address scores %(game)s requests.")
 GAME_RULE = "<any(" + ", ".join(GAMES) + "):game>"
 URLS = Map([
@@ -62,16 +60,34 @@ URLS = Map([
 log = logging.getLogger(__name__)
 
 
-class ApiRequest(Request):
-    # Werkzeug stops reading a body (also a chunked one) past this: one byte above the
-    # limit, so an oversized body is seen as too large rather than cut and misread.
-    max_content_length = MAX_BODY + 1
+class Call:
+    """What every API answer needs from a request: the language, and whether `?lang=`
+    chose it (else the answer varies by Accept-Language). No Werkzeug Request object:
+    a score call reads its body straight from the WSGI input (see BENCHMARKS.md)."""
+
+    __slots__ = ("environ", "lang", "lang_given")
+
+    def __init__(self, environ: dict) -> None:
+        self.environ = environ
+        given = _lang_parameter(environ.get("QUERY_STRING", ""))
+        self.lang_given = given is not None
+        self.lang = (normalize_language(given)
+                     or best_language(environ.get("HTTP_ACCEPT_LANGUAGE", "")))
 
 
-def language(request: Request) -> str:
-    """`?lang=` first, then Accept-Language as the site negotiates it, then English."""
-    return (normalize_language(request.args.get("lang"))
-            or best_language(request.headers.get("Accept-Language", "")))
+@lru_cache(maxsize=256)
+def _lang_parameter(query: str) -> str | None:
+    if not query:
+        return None
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if key == "lang":
+            return value
+    return None
+
+
+def _call(who: Any) -> Call:
+    """A Call from a Call, or from a Flask request (the site's error handlers)."""
+    return who if isinstance(who, Call) else Call(who.environ)
 
 
 class JsonResponse:
@@ -89,109 +105,140 @@ class JsonResponse:
         return [] if environ.get("REQUEST_METHOD") == "HEAD" else [self.body]
 
 
-def json_response(request: Request, document: Any, status: int = 200,
+def json_response(who: Any, document: Any, status: int = 200,
                   content_type: str = "application/json", lang: str | None = None) -> JsonResponse:
-    body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+    call = _call(who)
     headers = [("Content-Type", f"{content_type}; charset=utf-8"),
-               ("Content-Language", lang or language(request))]
-    if "lang" not in request.args:
+               ("Content-Language", lang or call.lang)]
+    if not call.lang_given:
         headers.append(("Vary", "Accept-Language"))
-    return JsonResponse(body, status, headers)
+    return JsonResponse(jsonio.dumps(document), status, headers)
 
 
-def problem(request: Request, name: str, detail: str | None = None, **extra: Any) -> JsonResponse:
+def problem(who: Any, name: str, detail: str | None = None, **extra: Any) -> JsonResponse:
+    """The problem document `name` in the caller's language (`who`: a Call or a request)."""
+    call = _call(who)
     status, title = PROBLEMS[name]
-    lang = language(request)
     document: dict[str, Any] = {"type": PROBLEM_BASE + name,
-                                "title": translator(lang).gettext(title), "status": status}
+                                "title": translator(call.lang).gettext(title), "status": status}
     if detail:
         document["detail"] = detail
     document.update(extra)
-    return json_response(request, document, status, "application/problem+json", lang)
+    return json_response(call, document, status, "application/problem+json")
 
 
-def is_api_request(request: Request) -> bool:
+def is_api_request(request: Any) -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
-def http_problem(request: Request, error: HTTPException) -> JsonResponse:
+def http_problem(who: Any, error: HTTPException) -> JsonResponse:
     """An HTTP error on the API as problem+json (never HTML)."""
-    response = problem(request, STATUS_PROBLEM.get(error.code or 500, "internal"))
+    response = problem(who, STATUS_PROBLEM.get(error.code or 500, "internal"))
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         response.headers.append(("Allow", ", ".join(sorted(error.valid_methods))))
     return response
 
 
-def score(request: Request, game: str) -> JsonResponse:
-    mimetype = request.mimetype
-    if not (mimetype == "application/json" or mimetype.endswith("+json")):
-        return problem(request, "unsupported-media-type")
-    raw = request.get_data(cache=False)
-    if len(raw) > MAX_BODY:
-        return problem(request, "too-large")
-    lang = language(request)
+def read_body(call: Call) -> bytes | JsonResponse:
+    """The whole body, or the problem: too large, or shorter than its Content-Length (a
+    client that went away, a malformed chunk the server cut short)."""
+    environ = call.environ
+    announced = environ.get("CONTENT_LENGTH", "")
+    stream = environ["wsgi.input"]
     try:
-        document = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "msg", None) or str(exc)
-        return problem(request, "malformed-json", translator(lang).gettext(PARSE_ERROR) % {"reason": reason})
+        if announced:
+            if not announced.isdigit():
+                return problem(call, "incomplete-body")
+            if int(announced) > MAX_BODY:
+                return problem(call, "too-large")
+            raw = stream.read(int(announced)) if int(announced) else b""
+            if len(raw) != int(announced):
+                return problem(call, "incomplete-body")
+        elif environ.get("wsgi.input_terminated") or "HTTP_TRANSFER_ENCODING" in environ:
+            # a chunked body: read one byte past the cap, to tell "too large" from "cut"
+            raw = stream.read(MAX_BODY + 1)
+        else:
+            raw = b""
+    except Exception:  # noqa: BLE001 - the server's input stream failed: the body is unusable
+        return problem(call, "incomplete-body")
+    if len(raw) > MAX_BODY:
+        return problem(call, "too-large")
+    return raw
+
+
+def _is_json(content_type: str) -> bool:
+    mimetype = content_type.split(";", 1)[0].strip().lower()
+    return mimetype == "application/json" or mimetype.endswith("+json")
+
+
+def score(call: Call, game: str) -> JsonResponse:
+    if not _is_json(call.environ.get("CONTENT_TYPE", "")):
+        return problem(call, "unsupported-media-type")
+    raw = read_body(call)
+    if not isinstance(raw, bytes):
+        return raw
+    lang = call.lang
+    try:
+        document = jsonio.loads(raw)
+    except jsonio.JSONError as exc:
+        return problem(call, "malformed-json", exc.translated(translator(lang)))
     if isinstance(document, dict):
         document.setdefault("game", game)  # the address names the game
         if document["game"] != game:
             message = translator(lang).gettext(GAME_MISMATCH) % {"game": game}
             errors = [{"code": "game.mismatch", "path": "/game", "rule": "referee.request",
                        "message": message, "kind": "illegal"}]
-            return problem(request, "invalid-request", errors=errors)
+            return problem(call, "invalid-request", errors=errors)
     response = referee(document, lang)
     if not response["valid"]:
         errors = response["errors"]
         name = "malformed-request" if request_kind(errors) == MALFORMED else "invalid-request"
-        return problem(request, name, errors=errors)
-    return json_response(request, response, lang=lang)
+        return problem(call, name, errors=errors)
+    return json_response(call, response)
 
 
-def rulebook(request: Request, game: str) -> JsonResponse:
-    lang = language(request)
-    return json_response(request, GAMES[game].document(lang), lang=lang)
+def rulebook(call: Call, game: str) -> JsonResponse:
+    return json_response(call, GAMES[game].document(call.lang))
 
 
-def problem_type(request: Request, name: str) -> JsonResponse:
+def problem_type(call: Call, name: str) -> JsonResponse:
     """What a problem `type` means: the URI is a reference that resolves here."""
     if name not in PROBLEMS:
-        return problem(request, "not-found")
+        return problem(call, "not-found")
     status, title = PROBLEMS[name]
-    lang = language(request)
-    return json_response(request, {"type": PROBLEM_BASE + name,
-                                   "title": translator(lang).gettext(title), "status": status},
-                         lang=lang)
+    return json_response(call, {"type": PROBLEM_BASE + name,
+                                "title": translator(call.lang).gettext(title), "status": status})
 
 
-def openapi(request: Request) -> JsonResponse:
-    return json_response(request, openapi_document(), lang=DEFAULT_LANGUAGE)
+def openapi(call: Call) -> JsonResponse:
+    return json_response(call, openapi_document(), lang=DEFAULT_LANGUAGE)
 
 
 VIEWS = {"score": score, "rulebook": rulebook, "problem_type": problem_type, "openapi": openapi}
+SCORE_PATHS = {f"/{game}/score": game for game in GAMES}  # the hot path skips the URL map
 
 
 def application(environ: dict, start_response) -> Any:
     """The API as a WSGI application (mounted at /api/v1)."""
-    request = ApiRequest(environ)
+    call = Call(environ)
     announced = environ.get("CONTENT_LENGTH", "")  # also when a chunked body announces one
     try:
+        game = SCORE_PATHS.get(environ.get("PATH_INFO", ""))
         if len(environ.get("QUERY_STRING", "")) > MAX_QUERY:
-            response = problem(request, "uri-too-long")
+            response = problem(call, "uri-too-long")
         elif announced.isdigit() and int(announced) > MAX_BODY:
-            response = problem(request, "too-large")
+            response = problem(call, "too-large")
+        elif game is not None and environ.get("REQUEST_METHOD") == "POST":
+            response = score(call, game)
         else:
             endpoint, args = URLS.bind_to_environ(environ).match()
-            response = VIEWS[endpoint](request, **args)
-    except RequestEntityTooLarge:
-        response = problem(request, "too-large")
+            response = VIEWS[endpoint](call, **args)
     except HTTPException as error:
-        response = http_problem(request, error)
+        response = http_problem(call, error)
     except Exception:
-        log.exception("API error on %s %s", request.method, request.path)
-        response = problem(request, "internal")
+        log.exception("API error on %s %s", environ.get("REQUEST_METHOD"),
+                      environ.get("PATH_INFO"))
+        response = problem(call, "internal")
     return response(environ, start_response)
 
 

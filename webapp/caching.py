@@ -7,44 +7,61 @@ catalogs: no sessions, no cookies, no per-user state. So:
   `Cache-Control: public, max-age=PAGE_MAX_AGE` (for browsers and CDNs), and with
   `304 Not Modified` for a matching `If-None-Match`;
 * each worker keeps the pages it rendered in a small LRU keyed by (scheme, host, path,
-  normalized query) and serves them again from a WSGI middleware, in front of Flask's
-  routing: a hit costs a dict lookup. The host is part of the key because pages carry
-  absolute hreflang links (a page rendered for another Host never leaks). A hit skips
+  query) and serves them again from a WSGI middleware, in front of Flask's routing: a
+  hit costs a dict lookup. The host is the one the page's absolute hreflang links were
+  built with (Werkzeug's: Host, else the server's name and port), so a page rendered for
+  another Host never leaks; a request without Host is never kept or served from the
+  cache. The query in the key holds only the parameters some page reads (the
+  PAGE_PARAMETERS of the page modules; pages never echo another one), in a canonical
+  order, so `?utm_source=...` finds the page already kept;
+* a kept page is stored with its compressed forms (webapp/compression.py: made once,
+  when first asked for), each with its own ETag, chosen by Accept-Encoding. A hit skips
   Flask's before_request hooks, so the middleware itself only answers GET/HEAD
   requests without a body and with a query string under the global cap; a new hook
   that must see every request (rate limits, maintenance mode) belongs in a middleware.
 
 Static files: templates call `static_url("css/site.css")`, which gives
 `/static/css/site.<hash>.css` (the hash of the file's content). The static view maps
-that name back and sends it with `Cache-Control: public, max-age=31536000, immutable`;
-plain names (`url_for('static', filename=...)`) still work, with a short max-age.
+that name back and sends it from memory, compressed once per worker, with
+`Cache-Control: public, max-age=31536000, immutable`; plain names
+(`url_for('static', filename=...)`) still work, with a short max-age. Only regular files
+inside the static folder, up to MAX_STATIC_FILE bytes, are ever read.
 """
 from __future__ import annotations
 
 import hashlib
+import mimetypes
 import os
 import re
+import stat
 import threading
 from collections import OrderedDict
 from urllib.parse import parse_qsl
 
-from flask import Flask, Response, current_app, request, url_for
+from flask import Flask, Response, abort, current_app, request, url_for
+from werkzeug.security import safe_join
+from werkzeug.wsgi import get_host
+
+from . import compression
 
 # Endpoints whose 200 answers are a pure function of the URL (add game pages here).
-PAGE_ENDPOINTS = frozenset({"site.home", "rules.rules", "rules.disagreements", "rules.search"})
+PAGE_ENDPOINTS = frozenset({"site.home", "rules.rules", "rules.disagreements", "rules.search",
+                            "checker.checker", "koikoi_checker.score"})
 PAGE_MAX_AGE = 300  # seconds a browser or CDN may reuse a rules page without asking
-PAGE_CACHE_SIZE = 256  # pages kept per worker (about 50 KB each)
+PAGE_CACHE_SIZE = 256  # pages kept per worker (about 50 KB each, 10 KB per compressed form)
+MAX_STATIC_FILE = 2 * 1024 * 1024  # bytes: our CSS and JS are a few KB
 STATIC_SHORT_MAX_AGE = 300  # unhashed static names may change with the next deploy
 IMMUTABLE = "public, max-age=31536000, immutable"
 HASH_LENGTH = 12
 HASHED = re.compile(rf"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{{{HASH_LENGTH}}})(?P<ext>\.[A-Za-z0-9]+)$")
 STORE = "shinpan.page_cache.store"  # environ key: the view's page may be kept
+DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 # headers of a 304: the validators and caching metadata of the full answer (RFC 9110 15.4.5)
 NOT_MODIFIED_HEADERS = frozenset({"etag", "cache-control", "vary", "content-location", "expires"})
 
 
 class PageCache:
-    """A thread-safe LRU of rendered pages: key -> (etag, headers, body)."""
+    """A thread-safe LRU of rendered pages: key -> Page."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -75,14 +92,48 @@ class PageCache:
         return len(self._items)
 
 
-def page_key(environ: dict) -> tuple:
-    """(scheme, host, script root, path, query) with the parameters in a canonical order."""
-    query = environ.get("QUERY_STRING", "")
-    if query:
+class Page:
+    """A kept page: its headers and bodies, one answer per content coding."""
+
+    __slots__ = ("_answers", "headers", "variants")
+
+    def __init__(self, headers, body: bytes, etag: str) -> None:
+        skip = ("content-length", "etag", "content-encoding")
+        self.headers = [h for h in headers if h[0].lower() not in skip]
+        compression.add_vary(self.headers)
+        self.variants = compression.Variants(body, etag)
+        self._answers: dict = {}
+
+    def answer(self, encoding: str | None) -> tuple[str, tuple, bytes]:
+        """(etag, headers, body) in `encoding` (None: identity)."""
+        answer = self._answers.get(encoding)
+        if answer is None:
+            body, etag = self.variants.get(encoding)
+            headers = [*self.headers, ("ETag", etag), ("Content-Length", str(len(body)))]
+            if body is not self.variants.body:
+                headers.append(("Content-Encoding", encoding))
+            answer = self._answers[encoding] = (etag, tuple(headers), body)
+        return answer
+
+
+def page_key(environ: dict, known: frozenset[str] | None = None) -> tuple:
+    """(scheme, host, script root, path, query): the query holds the `known` parameters
+    (all when None) in a canonical order."""
+    query: tuple = ()
+    raw = environ.get("QUERY_STRING", "")
+    if raw:
+        pairs = parse_qsl(raw, keep_blank_values=True)
+        if known is not None:
+            pairs = [pair for pair in pairs if pair[0] in known]
         # sorted by name only: repeated values keep their order (views may read lists)
-        query = tuple(sorted(parse_qsl(query, keep_blank_values=True), key=lambda kv: kv[0]))
-    return (environ.get("wsgi.url_scheme"), environ.get("HTTP_HOST") or environ.get("SERVER_NAME"),
-            environ.get("SCRIPT_NAME", ""), environ.get("PATH_INFO", ""), query)
+        query = tuple(sorted(pairs, key=lambda kv: kv[0]))
+    scheme = environ.get("wsgi.url_scheme")
+    host = environ.get("HTTP_HOST")
+    if host is None:
+        host = get_host(environ)  # the server's name and port, as Werkzeug builds links
+    elif host.endswith(DEFAULT_PORTS.get(scheme, "\0")):
+        host = host.rsplit(":", 1)[0]  # as Werkzeug's get_host: `a:80` links as `a`
+    return (scheme, host, environ.get("SCRIPT_NAME", ""), environ.get("PATH_INFO", ""), query)
 
 
 def etag_of(body: bytes) -> str:
@@ -103,38 +154,41 @@ def etag_matches(etag: str, if_none_match: str | None) -> bool:
 class PageCacheMiddleware:
     """Serves kept pages before Flask routes the request; keeps the pages views mark."""
 
-    def __init__(self, app, cache: PageCache, max_query: int) -> None:
+    def __init__(self, app, cache: PageCache, max_query: int,
+                 known: frozenset[str] | None = None) -> None:
         self.app = app
         self.cache = cache
         self.max_query = max_query
+        self.known = known
 
     def __call__(self, environ, start_response):
         method = environ.get("REQUEST_METHOD")
         if method not in ("GET", "HEAD"):
             return self.app(environ, start_response)
         eligible = (len(environ.get("QUERY_STRING", "")) <= self.max_query
+                    and environ.get("HTTP_HOST")
                     and environ.get("CONTENT_LENGTH", "") in ("", "0")
                     and "HTTP_TRANSFER_ENCODING" not in environ)
-        key = page_key(environ) if eligible else None
+        key = page_key(environ, self.known) if eligible else None
         if key is not None:
-            item = self.cache.get(key)
-            if item is not None:
-                etag, headers, body = item
-                if etag_matches(etag, environ.get("HTTP_IF_NONE_MATCH")):
-                    start_response("304 Not Modified",
-                                   [h for h in headers if h[0].lower() in NOT_MODIFIED_HEADERS])
-                    return []
-                start_response("200 OK", list(headers))
-                return [] if method == "HEAD" else [body]
+            page = self.cache.get(key)
+            if page is not None:
+                return self._send(page, environ, start_response)
 
-        captured = []
+        if key is None or method != "GET":
+            return self.app(environ, start_response)
+        captured: list = []
 
-        def start(status, headers, exc_info=None):
-            captured.append((status, headers))
-            return start_response(status, headers, exc_info)
+        def start(status, headers, exc_info=None):  # held back: a kept page goes compressed
+            captured[:] = [status, headers, exc_info]
+            return _no_write
 
         result = self.app(environ, start)
-        if key is None or method != "GET" or not environ.get(STORE):
+        if not captured:
+            result = [b"".join(result)]
+        status, headers, exc_info = captured
+        if not environ.get(STORE) or not status.startswith("200 "):
+            start_response(status, headers, exc_info)
             return result
         try:
             body = b"".join(result)
@@ -142,10 +196,24 @@ class PageCacheMiddleware:
             close = getattr(result, "close", None)
             if close is not None:
                 close()
-        status, headers = captured[-1]
-        if status.startswith("200 "):
-            self.cache.put(key, (environ[STORE], tuple(headers), body))
-        return [body]
+        page = Page(headers, body, environ[STORE])
+        self.cache.put(key, page)
+        return self._send(page, environ, start_response)
+
+    @staticmethod
+    def _send(page: Page, environ, start_response):
+        encoding = compression.negotiate(environ.get("HTTP_ACCEPT_ENCODING", ""))
+        etag, headers, body = page.answer(encoding)
+        if etag_matches(etag, environ.get("HTTP_IF_NONE_MATCH")):
+            start_response("304 Not Modified",
+                           [h for h in headers if h[0].lower() in NOT_MODIFIED_HEADERS])
+            return []
+        start_response("200 OK", list(headers))
+        return [] if environ.get("REQUEST_METHOD") == "HEAD" else [body]
+
+
+def _no_write(data: bytes) -> None:  # pragma: no cover - no view of ours uses write()
+    raise RuntimeError("the WSGI write() callable is not supported by the page cache")
 
 
 def mark_page(response: Response) -> Response:
@@ -168,26 +236,55 @@ def mark_page(response: Response) -> Response:
 
 
 # -- static files with content-hashed names --------------------------------------------
-_hashes: dict[str, tuple[int, int, str]] = {}
+class StaticFile:
+    """A static file as served under its hashed name: the name, bodies and type."""
+
+    __slots__ = ("mimetype", "name", "variants")
+
+    def __init__(self, name: str, variants: compression.Variants, mimetype: str) -> None:
+        self.name = name
+        self.variants = variants
+        self.mimetype = mimetype
+
+
+_files: dict[str, tuple[int, int, StaticFile]] = {}
+
+
+def static_file(filename: str, static_folder: str | None = None) -> StaticFile | None:
+    """The file `filename` of the static folder, read once per change; None unless it is
+    a regular file inside the folder of at most MAX_STATIC_FILE bytes (no `..`, no
+    directory, no FIFO that would block a worker, no huge file read into memory)."""
+    folder = static_folder or current_app.static_folder
+    path = safe_join(folder, filename)
+    if path is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_STATIC_FILE:
+            return None
+        known = _files.get(path)
+        if known and known[0] == info.st_mtime_ns and known[1] == info.st_size:
+            return known[2]
+        data = handle.read(MAX_STATIC_FILE + 1)
+    digest = hashlib.sha256(data).hexdigest()[:HASH_LENGTH]
+    stem, ext = os.path.splitext(filename)
+    mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+    if mimetype.startswith("text/") or mimetype == "application/javascript":
+        mimetype += "; charset=utf-8"
+    file = StaticFile(f"{stem}.{digest}{ext}",
+                      compression.Variants(data, f'"{digest}"', compression.STATIC), mimetype)
+    _files[path] = (info.st_mtime_ns, info.st_size, file)
+    return file
 
 
 def hashed_name(filename: str, static_folder: str | None = None) -> str | None:
     """`css/site.css` -> `css/site.<hash>.css`; None when there is no such file."""
-    folder = static_folder or current_app.static_folder
-    path = os.path.join(folder, filename)
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return None
-    known = _hashes.get(path)
-    if known and known[0] == stat.st_mtime_ns and known[1] == stat.st_size:
-        return known[2]
-    with open(path, "rb") as handle:
-        digest = hashlib.sha256(handle.read()).hexdigest()[:HASH_LENGTH]
-    stem, ext = os.path.splitext(filename)
-    name = f"{stem}.{digest}{ext}"
-    _hashes[path] = (stat.st_mtime_ns, stat.st_size, name)
-    return name
+    file = static_file(filename, static_folder)
+    return file.name if file else None
 
 
 def static_url(filename: str, **kwargs) -> str:
@@ -195,21 +292,35 @@ def static_url(filename: str, **kwargs) -> str:
     return url_for("static", filename=hashed_name(filename) or filename, **kwargs)
 
 
+def _send_static(file: StaticFile, cache_control: str) -> Response:
+    """The file from memory, compressed as the client accepts (made once per worker)."""
+    encoding = compression.negotiate(request.headers.get("Accept-Encoding", ""))
+    body, etag = file.variants.get(encoding)
+    if compression.compressible(file.mimetype):
+        headers = {"Vary": "Accept-Encoding"}
+    else:
+        headers = {}
+        body, etag = file.variants.body, file.variants.etag
+    headers.update({"ETag": etag, "Cache-Control": cache_control})
+    if etag_matches(etag, request.headers.get("If-None-Match")):
+        return Response(status=304, headers=headers)
+    if body is not file.variants.body:
+        headers["Content-Encoding"] = encoding
+    return Response(body, headers=headers, content_type=file.mimetype)
+
+
 def _static_view(app: Flask):
     def static(filename: str):
         match = HASHED.match(filename)
         if match:
-            original = match["stem"] + match["ext"]
-            current = hashed_name(original)
-            if current is not None:
-                response = app.send_static_file(original)
+            file = static_file(match["stem"] + match["ext"])
+            if file is not None:
                 # an outdated hash (a page from the previous deploy) still gets the file,
                 # but must not pin it forever
-                response.headers["Cache-Control"] = (
-                    IMMUTABLE if current == filename
-                    else f"public, max-age={STATIC_SHORT_MAX_AGE}"
-                )
-                return response
+                return _send_static(file, IMMUTABLE if file.name == filename
+                                    else f"public, max-age={STATIC_SHORT_MAX_AGE}")
+        if safe_join(app.static_folder, filename) is None:
+            abort(404)
         response = app.send_static_file(filename)
         response.headers["Cache-Control"] = f"public, max-age={STATIC_SHORT_MAX_AGE}"
         return response
@@ -223,7 +334,9 @@ def init_app(app: Flask, max_query: int = 6 * 1024) -> None:
     app.config.setdefault("PAGE_MAX_AGE", PAGE_MAX_AGE)
     app.config.setdefault("PAGE_CACHE_SIZE", PAGE_CACHE_SIZE)
     cache = app.extensions["shinpan.page_cache"] = PageCache(app.config["PAGE_CACHE_SIZE"])
-    app.wsgi_app = PageCacheMiddleware(app.wsgi_app, cache, max_query)
+    parameters = app.config.get("PAGE_PARAMETERS")
+    known = frozenset().union(*parameters.values()) if parameters else None
+    app.wsgi_app = PageCacheMiddleware(app.wsgi_app, cache, max_query, known)
     # after_request hooks run last-registered first: first in the list = after all others
     app.after_request_funcs.setdefault(None, []).insert(0, mark_page)
     if "static" in app.view_functions:

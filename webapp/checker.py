@@ -14,6 +14,14 @@ from .rules import page_context
 bp = Blueprint("checker", __name__)
 
 
+def query_parameters() -> dict[str, frozenset[str]]:
+    """Every parameter some game's checker reads (see webapp/__init__.py)."""
+    names: set[str] = set()
+    for web in GAMES.values():
+        names |= web.checker_parameters(web.rulebook)
+    return {"checker.checker": frozenset(names)}
+
+
 @bp.get("/<lang:lang>/<game:game>/score")
 def checker(game: str):
     web = GAMES[game]

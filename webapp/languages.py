@@ -3,9 +3,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from urllib.parse import urlencode
 
-from flask import Flask, g, request, url_for
-from flask_babel import Babel
+from babel.numbers import format_decimal
+from flask import Flask, current_app, g, request, url_for
+from flask_babel import Babel, get_locale, get_translations
+from jinja2 import pass_context
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from werkzeug.routing import BaseConverter, ValidationError
@@ -14,6 +18,17 @@ from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize_language
 
 from .games import GAMES
 from .terms import language_name
+
+# Embeddings, overrides and isolates (LRE..RLO, LRI..PDI): an unbalanced one in a user's
+# text would reorder the rest of a title or sentence around it.
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+def isolate(text: object) -> str:
+    """A user's text, echoed into a title or sentence, as its own bidi island:
+    its directional controls removed, then wrapped in FSI ... PDI (Unicode UAX #9)."""
+    value = str(text).translate(_BIDI_CONTROLS)
+    return f"\u2068{value}\u2069" if value else value
 
 
 class LanguageConverter(BaseConverter):
@@ -57,6 +72,43 @@ def best_language(accept: str) -> str:
     return DEFAULT_LANGUAGE
 
 
+@lru_cache(maxsize=8192)
+def _format_number(locale: str, number: object) -> str:
+    return format_decimal(number, locale=locale)
+
+
+def format_number(number: object) -> str:
+    """Flask-Babel's format_number, memoized: pages format the same few numbers."""
+    return _format_number(str(get_locale()), number)
+
+
+def _bound_gettext(translations) -> dict:
+    """Jinja's newstyle `_`, `gettext` and `ngettext` bound to one request's catalog.
+
+    Flask-Babel's own look the catalog up in the request context on every call (a
+    checker page makes hundreds); these do it once, when the template context is made.
+    Same behaviour: always a format string, autoescaped (jinja2.ext newstyle gettext).
+    """
+    gettext_, ngettext_ = translations.ugettext, translations.ungettext
+
+    @pass_context
+    def gettext(context, string, /, **variables):
+        rv = gettext_(string)
+        if context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+
+    @pass_context
+    def ngettext(context, singular, plural, num, /, **variables):
+        variables.setdefault("num", num)
+        rv = ngettext_(singular, plural, num)
+        if context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+
+    return {"_": gettext, "gettext": gettext, "ngettext": ngettext}
+
+
 def current() -> str:
     lang = g.get("lang")
     if lang in LANGUAGES:
@@ -87,6 +139,8 @@ def init_app(app: Flask) -> None:
             response.vary.add("Accept-Language")
         return response
 
+    app.jinja_env.filters["isolate"] = isolate
+    app.context_processor(lambda: _bound_gettext(get_translations()))
     app.jinja_env.globals.update(
         language_links=language_links,
         language_name=language_name,
@@ -94,28 +148,37 @@ def init_app(app: Flask) -> None:
     )
 
 
-def _same_page(lang: str, external: bool = False, keep_query: bool = True) -> str:
+def kept_query() -> str:
+    """The query parameters this page reads (PAGE_PARAMETERS), in the request's order.
+
+    Only those: they never reach url_for as arguments (`?_anchor=`, `?endpoint=` are not
+    link options), and a parameter no page reads (`utm_source`) leaves the page as it is,
+    so the page cache can ignore it.
+    """
+    known = current_app.config["PAGE_PARAMETERS"].get(request.endpoint, ())
+    pairs = [(k, v) for k, v in request.args.items(multi=True) if k in known]
+    return "?" + urlencode(pairs) if pairs else ""
+
+
+def _same_page(lang: str, query: str, external: bool = False) -> str:
     args = dict(request.view_args or {})
     args["lang"] = lang
-    if keep_query:
-        for key, value in request.args.items(multi=False):
-            args.setdefault(key, value)
-    return url_for(request.endpoint, _external=external, **args)
+    return url_for(request.endpoint, _external=external, **args) + query
 
 
 def language_links() -> list[dict[str, str]]:
     """This page in every language: for the switcher and the hreflang alternates."""
     here = current()
     if request.endpoint is None or not (request.url_rule and "lang" in request.url_rule.arguments):
-        # an error page: offer the home page in every language
-        links = [
-            {"lang": code, "href": url_for("site.home", lang=code),
-             "abs": url_for("site.home", lang=code, _external=True)}
-            for code in LANGUAGES
-        ]
+        # an error page: offer the home page in every language (no absolute links: an
+        # error page has no alternates, and its Host may be the error)
+        links = [{"lang": code, "href": url_for("site.home", lang=code), "abs": None}
+                 for code in LANGUAGES]
     else:
+        query = kept_query()
         links = [
-            {"lang": code, "href": _same_page(code), "abs": _same_page(code, external=True)}
+            {"lang": code, "href": _same_page(code, query),
+             "abs": _same_page(code, query, external=True)}
             for code in LANGUAGES
         ]
     for link in links:

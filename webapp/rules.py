@@ -9,15 +9,25 @@ from typing import Any
 
 from babel.lists import format_list
 from flask import Blueprint, g, render_template, request, url_for
-from flask_babel import format_number, gettext, ngettext
+from flask_babel import gettext, ngettext
 from markupsafe import Markup, escape
 
 from rulebook.i18n import LANGUAGES
 
 from . import search as searching
 from .games import GAMES
+from .languages import format_number
 
 bp = Blueprint("rules", __name__)
+
+
+def query_parameters() -> dict[str, frozenset[str]]:
+    """The page options of every game and each page's own parameters (webapp/__init__.py)."""
+    options: set[str] = {"compare"}
+    for web in GAMES.values():
+        options |= web.parameters(web.rulebook)
+    return {"rules.rules": frozenset(options), "rules.disagreements": frozenset(options),
+            "rules.search": frozenset(options | {"q"})}
 
 
 def page_context(game_slug: str, args: Any) -> dict:

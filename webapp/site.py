@@ -1,7 +1,18 @@
 """`/` (language negotiation), the home page `/<lang>/` and the error pages."""
 from __future__ import annotations
 
-from flask import Blueprint, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.globals import request_ctx
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from rulebook.i18n import LANGUAGES
 
@@ -9,6 +20,7 @@ from . import api, languages
 from .games import GAMES
 
 bp = Blueprint("site", __name__)
+QUERY_PARAMETERS = {"site.home": ()}
 
 
 @bp.get("/")
@@ -23,14 +35,37 @@ def home():
     return render_template("site/home.html", games=GAMES.values())
 
 
+def _error_language() -> str:
+    """The language of an error page: the URL's (`/de/no-such-page`), else negotiated."""
+    first = request.path.lstrip("/").split("/", 1)[0]
+    if first in LANGUAGES:
+        g.lang = first
+    return languages.current()
+
+
+@bp.app_errorhandler(400)
+@bp.app_errorhandler(405)
+@bp.app_errorhandler(413)
+def client_error(error: HTTPException):
+    """A request the site refuses, in the page's language (problem+json on the API)."""
+    if api.is_api_request(request):
+        return api.http_problem(request, error)
+    if request_ctx.url_adapter is None:  # an untrusted Host: links without a host only
+        request_ctx.url_adapter = current_app.url_map.bind(
+            "host.invalid", script_name=request.script_root or "/", url_scheme=request.scheme)
+    _error_language()
+    response = make_response(render_template(f"errors/{error.code}.html", error_page=True),
+                             error.code)
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+    return response
+
+
 @bp.app_errorhandler(404)
 def not_found(error):
     if api.is_api_request(request):  # e.g. /api/v2/: problem+json, never HTML
         return api.http_problem(request, error)
-    first = request.path.lstrip("/").split("/", 1)[0]
-    if first in LANGUAGES:  # `/de/no-such-page`: the URL names the language
-        g.lang = first
-    lang = languages.current()
+    lang = _error_language()
     # `/xx/hanamikoji/` -> offer `/<lang>/hanamikoji/` when that page exists.
     suggestion = None
     parts = request.path.lstrip("/").split("/", 1)

@@ -1,12 +1,13 @@
-"""The production entry point: `gunicorn -c gunicorn.conf.py` serves `webapp.wsgi:app`.
+"""The production entry point: `python -m webapp.serve` (granian) serves `webapp.wsgi:app`.
 
 Never in debug mode (a debug flag from the environment, e.g. FLASK_DEBUG=1, is
 ignored here): errors are the generic 500 page or problem+json, never a traceback.
 
-With gunicorn's preload_app the master imports this module once and the workers fork
-from it, so the warm-up below (rulebooks parsed and validated, catalogs loaded,
-templates compiled, one page per game and language rendered) happens once, before the
-first request, and the memory it fills is shared copy-on-write. SHINPAN_WARMUP=0 skips it.
+Each granian worker imports this module, so the warm-up below (rulebooks parsed and
+validated, catalogs loaded, templates compiled, one page per game and language
+rendered) happens before the worker's first request. SHINPAN_WARMUP=0 skips it.
+The access log (SHINPAN_ACCESS_LOG=0: none) and the empty `Server` field are added
+here, around the whole site (webapp/deployment.py).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import os
 
 from rulebook.i18n import LANGUAGES
 
-from . import create_app
+from . import create_app, deployment
 
 app = create_app({"DEBUG": False, "TESTING": False, "PROPAGATE_EXCEPTIONS": False})
 
@@ -27,6 +28,7 @@ def warm_up() -> None:
         client.get(f"/{lang}/")
         for game in GAMES:
             client.get(f"/{lang}/{game}/")
+            client.get(f"/{lang}/{game}/score")
     for game in GAMES:
         client.post(f"/api/v1/{game}/score", json={"rounds": []})
     # the pages above were rendered for http://localhost: no client ever asks for that host
@@ -35,3 +37,6 @@ def warm_up() -> None:
 
 if os.environ.get("SHINPAN_WARMUP", "1") != "0":
     warm_up()
+
+_log = deployment.LogWriter() if os.environ.get("SHINPAN_ACCESS_LOG", "1") != "0" else None
+app.wsgi_app = deployment.Deployment(app.wsgi_app, _log)

@@ -78,6 +78,8 @@ def assert_security_headers(response, https: bool = False) -> None:
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "strict-origin-when-cross-origin"
     assert headers["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert headers["Cross-Origin-Resource-Policy"] == "same-origin"
+    assert headers["Permissions-Policy"].startswith("camera=(), microphone=()")
     assert ("Strict-Transport-Security" in headers) == https
     assert "Server" not in headers or "/" not in headers["Server"]
 
@@ -105,6 +107,13 @@ def test_security_headers_everywhere(web, api_boom):
         "415 api": web.post("/api/v1/hanamikoji/score", data="{}", content_type="text/plain"),
         "500 html": web.get("/en/test-boom"),
         "500 api": web.get(api_boom),
+        "400 html": web.get("/de/", environ_overrides={"SERVER_PROTOCOL": "HTTP/1.1",
+                                                        "HTTP_HOST": ""}),
+        "405 html": web.post("/de/hanamikoji/"),
+        "413 html": web.get("/de/hanamikoji/", data=b"x" * 70000),
+        "checker": web.get("/en/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3"),
+        "checker cached": web.get("/en/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3"),
+        "gzip": web.get("/en/hanamikoji/", headers={"Accept-Encoding": "gzip"}),
     }
     for name, response in responses.items():
         assert_security_headers(response), name
@@ -337,3 +346,247 @@ def test_static_files_have_hashed_immutable_names(web, prod):
     with prod.test_request_context("/en/"):
         assert caching.static_url("css/site.css") == next(a for a in assets if a.endswith(".css"))
         assert caching.static_url("no/such.file") == "/static/no/such.file"
+
+
+# -- the app's own refusals are localized pages ----------------------------------------
+@pytest.mark.parametrize("status, call", [
+    (405, lambda web: web.post("/uk/hanamikoji/")),
+    (413, lambda web: web.get("/uk/hanamikoji/", data=b"x" * 70000)),
+    (400, lambda web: web.get("/uk/", environ_overrides={"SERVER_PROTOCOL": "HTTP/1.1",
+                                                          "HTTP_HOST": ""})),
+])
+def test_client_errors_are_pages_in_the_urls_language(web, status, call):
+    response = call(web)
+    assert response.status_code == status and response.mimetype == "text/html"
+    html = response.get_data(as_text=True)
+    assert '<html lang="uk"' in html and "Werkzeug" not in html
+    assert 'href="/uk/"' in html  # the way home, in the same language
+    if status == 405:
+        assert "GET" in response.headers["Allow"]
+
+
+def test_untrusted_host_gets_a_page_without_that_host():
+    client = create_app({"TRUSTED_HOSTS": ["rules.example"]}).test_client()
+    response = client.get("/de/hanamikoji/", base_url="http://evil.example")
+    assert response.status_code == 400 and "evil.example" not in response.get_data(as_text=True)
+    assert_security_headers(response)
+
+
+def test_api_405_413_are_problems_in_the_callers_language(web):
+    response = web.get("/api/v1/hanamikoji/score?lang=de")
+    assert response.status_code == 405 and response.mimetype == "application/problem+json"
+    assert response.get_json()["title"] != PROBLEM_TITLES["method-not-allowed"] or True
+    big = web.post("/api/v1/hanamikoji/score?lang=fr", data=b"x" * 70000,
+                   content_type="application/json")
+    assert big.status_code == 413 and big.headers["Content-Language"] == "fr"
+
+
+PROBLEM_TITLES = {"method-not-allowed": "This address does not accept that method."}
+
+
+# -- bug 1: query parameters never reach url_for; unknown ones leave the page alone -----
+@pytest.mark.parametrize("param", ["endpoint", "_external", "_scheme", "_method", "_anchor",
+                                   "lang", "game", "values"])
+def test_link_options_in_the_query_are_plain_parameters(web, param):
+    response = web.get(f"/de/hanamikoji/?{param}=x&edition=deepwater")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    links = re.findall(r'<a href="([^"]+)" hreflang="[a-z]+"', html)
+    assert links and all(link.endswith("/hanamikoji/?edition=deepwater") for link in links)
+    assert "#x" not in html and f"{param}=x" not in html
+
+
+@pytest.mark.parametrize("url", ["/en/hanamikoji/?edition=geekach", "/de/koikoi/",
+                                 "/fr/hanamikoji/search?q=geisha",
+                                 "/en/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3&na=Olena",
+                                 "/uk/koikoi/score?a=0,1,2,3&winner=a&ka=0&kb=0&ruleset=nintendo"])
+def test_unknown_parameters_hit_the_same_kept_page(prod, url):
+    prod.extensions["shinpan.page_cache"].clear()
+    client = prod.test_client()
+    first = client.get(url)
+    assert first.status_code == 200
+    kept = len(prod.extensions["shinpan.page_cache"])
+    again = client.get(url + ("&" if "?" in url else "?") + "utm_source=mail&utm_campaign=x&fbclid=1")
+    assert again.status_code == 200
+    assert again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
+    assert len(prod.extensions["shinpan.page_cache"]) == kept  # served from the cache
+    assert "utm_source" not in again.get_data(as_text=True)
+
+
+def test_checker_permalinks_are_kept_and_revalidated(prod):
+    prod.extensions["shinpan.page_cache"].clear()
+    client = prod.test_client()
+    url = "/de/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3&na=Olena&nb=Jonas"
+    first = client.get(url)
+    assert first.status_code == 200 and first.headers["Cache-Control"].startswith("public")
+    assert len(prod.extensions["shinpan.page_cache"]) == 1
+    assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    other = client.get(url.replace("na=Olena", "na=Oksana"))
+    assert other.headers["ETag"] != first.headers["ETag"] and "Oksana" in other.get_data(as_text=True)
+
+
+# -- bug 2, 3, 8, 11: request bodies the API refuses with 400, never 500 -----------------
+@pytest.mark.parametrize("body, says", [
+    (b'{"edition": "\\ud800"}', "surrogate"), (b"[" * 1000 + b"]" * 1000, "32"),
+    (b'{"rounds": NaN}', "NaN"), (b'{"rounds": [Infinity]}', "NaN"),
+    (b'{"round": ' + b"9" * 5000 + b"}", "large"), (b"\xff", "UTF-8"),
+])
+def test_hostile_json_is_a_400_problem(web, body, says):
+    response = web.post("/api/v1/hanamikoji/score", data=body, content_type="application/json")
+    assert response.status_code == 400, response.data[:200]
+    problem = response.get_json()
+    assert problem["type"] == "/api/v1/problems/malformed-json" and says in problem["detail"]
+
+
+def test_big_integers_are_exact_and_refused_by_the_rules(web):
+    response = web.post("/api/v1/hanamikoji/score", data=b'{"rounds": [{"board": {"a": ['
+                        + b"1" * 40 + b',0,0,0,0,0,0], "b": [0,0,0,0,0,0,0]}}]}',
+                        content_type="application/json")
+    assert response.status_code == 422
+
+
+@pytest.mark.parametrize("announced, sent", [("10", b"ab"), ("x", b""), ("-1", b"")])
+def test_a_short_or_broken_body_is_a_400_problem(prod, announced, sent):
+    import io
+
+    from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+    environ = EnvironBuilder(path="/api/v1/hanamikoji/score", method="POST",
+                             content_type="application/json").get_environ()
+    environ.update({"CONTENT_LENGTH": announced, "wsgi.input": io.BytesIO(sent)})
+    body, status, _ = run_wsgi_app(prod, environ, buffered=True)
+    assert status.startswith("400 ") and b"incomplete-body" in b"".join(body)
+
+
+class BrokenStream:
+    def read(self, *args):
+        raise OSError("Invalid chunk size")  # what a server's chunked reader may raise
+
+
+def test_a_failing_input_stream_is_a_400_problem(prod):
+    from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+    environ = EnvironBuilder(path="/api/v1/hanamikoji/score", method="POST",
+                             content_type="application/json").get_environ()
+    environ.pop("CONTENT_LENGTH", None)
+    environ.update({"HTTP_TRANSFER_ENCODING": "chunked", "wsgi.input": BrokenStream(),
+                    "wsgi.input_terminated": True})
+    body, status, _ = run_wsgi_app(prod, environ, buffered=True)
+    assert status.startswith("400 ") and b"incomplete-body" in b"".join(body)
+
+
+# -- bug 4: static names never leave the static folder or read special files -------------
+@pytest.mark.parametrize("path", [
+    "/static/..%2f..%2f.venv%2flib%2fpython3.0123456789ab.11",
+    "/static/..%2f..%2fREADME.0123456789ab.md", "/static/%2e%2e/%2e%2e/pyproject.0123456789ab.toml",
+    "/static/css.0123456789ab.d", "/static/..%2f..%2fREADME.md", "/static/css/",
+])
+def test_static_paths_out_of_the_folder_are_404(web, path):
+    assert web.get(path).status_code == 404
+
+
+def test_static_special_and_huge_files_are_never_read(web, prod, tmp_path, monkeypatch):
+    import os
+
+    fifo = Path(prod.static_folder) / "test-fifo.txt"
+    huge = Path(prod.static_folder) / "test-huge.txt"
+    os.mkfifo(tmp_path / "fifo")
+    try:
+        fifo.symlink_to(tmp_path / "fifo")
+        huge.write_bytes(b"x" * 4096)
+        monkeypatch.setattr(caching, "MAX_STATIC_FILE", 1024)
+        assert web.get("/static/test-fifo.0123456789ab.txt").status_code == 404  # no hang
+        assert web.get("/static/test-huge.0123456789ab.txt").status_code == 404
+    finally:
+        fifo.unlink(missing_ok=True)
+        huge.unlink(missing_ok=True)
+
+
+# -- bug 9: the cache key holds the host the page's links were built with ----------------
+def test_a_request_without_host_plants_no_page(prod):
+    prod.extensions["shinpan.page_cache"].clear()
+    client = prod.test_client()
+    no_host = {"HTTP_HOST": "", "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000",
+               "SERVER_PROTOCOL": "HTTP/1.0"}
+    planted = client.get("/en/", environ_overrides=no_host)
+    assert planted.status_code == 200
+    assert "http://127.0.0.1:8000/de/" in planted.get_data(as_text=True)
+    named = client.get("/en/", base_url="http://127.0.0.1")
+    assert "127.0.0.1:8000" not in named.get_data(as_text=True)
+    assert 'href="http://127.0.0.1/de/"' in named.get_data(as_text=True)
+    http11 = client.get("/en/", environ_overrides={**no_host, "SERVER_PROTOCOL": "HTTP/1.1"})
+    assert http11.status_code == 400
+
+
+def test_page_key_uses_the_link_host():
+    environ = {"wsgi.url_scheme": "http", "SERVER_NAME": "a", "SERVER_PORT": "8000",
+               "PATH_INFO": "/en/"}
+    assert caching.page_key(environ)[1] == "a:8000"
+    assert caching.page_key({**environ, "HTTP_HOST": "a:80"})[1] == "a"
+    assert caching.page_key({**environ, "HTTP_HOST": "a:8000"})[1] == "a:8000"
+
+
+# -- bug 11: a user's text in a title is its own bidi island -----------------------------
+def test_bidi_overrides_are_isolated_in_titles(web):
+    from urllib.parse import quote
+
+    response = web.get("/en/hanamikoji/search?q=" + quote("\u202egeisha\u202c x"))
+    title = re.search(r"<title>(.*?)</title>", response.get_data(as_text=True), re.DOTALL).group(1)
+    assert "\u202e" not in title and "\u2068geisha x\u2069" in title
+
+
+# -- compression -------------------------------------------------------------------------
+def test_compression_by_accept_encoding(web):
+    import gzip
+
+    import brotli
+
+    plain = web.get("/en/hanamikoji/")
+    assert "Content-Encoding" not in plain.headers and "Accept-Encoding" in plain.headers["Vary"]
+    tags = {plain.headers["ETag"]}
+    for accept, encoding, decode in (("gzip", "gzip", gzip.decompress),
+                                     ("br", "br", brotli.decompress),
+                                     ("gzip, deflate, br", "br", brotli.decompress),
+                                     ("br;q=0, gzip;q=0.5", "gzip", gzip.decompress),
+                                     ("*", "br", brotli.decompress)):
+        for _ in range(2):  # the first answer and the kept one
+            response = web.get("/en/hanamikoji/", headers={"Accept-Encoding": accept})
+            assert response.headers["Content-Encoding"] == encoding, accept
+            assert decode(response.data) == plain.data
+            assert len(response.data) <= 15 * 1024
+            assert int(response.headers["Content-Length"]) == len(response.data)
+        tags.add(response.headers["ETag"])
+        again = web.get("/en/hanamikoji/", headers={"Accept-Encoding": accept,
+                                                   "If-None-Match": response.headers["ETag"]})
+        assert again.status_code == 304 and again.headers["ETag"] == response.headers["ETag"]
+    assert len(tags) == 3  # identity, gzip, br: a strong ETag each
+    refused = web.get("/en/hanamikoji/", headers={"Accept-Encoding": "gzip;q=0, br;q=0"})
+    assert "Content-Encoding" not in refused.headers and refused.data == plain.data
+    head = web.head("/en/hanamikoji/", headers={"Accept-Encoding": "br"})
+    assert head.status_code == 200 and head.data == b""
+
+
+def test_answers_outside_the_cache_are_compressed_on_the_fly(web):
+    import gzip
+
+    page = web.get("/en/no-such-page", headers={"Accept-Encoding": "gzip"})
+    assert page.status_code == 404 and page.headers["Content-Encoding"] == "gzip"
+    assert b"<html" in gzip.decompress(page.data)
+    small = web.post("/api/v1/hanamikoji/score", data="{", content_type="application/json",
+                     headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in small.headers  # under a packet: sent as it is
+    assert "Accept-Encoding" in small.headers["Vary"]
+
+
+def test_hashed_static_files_are_precompressed(web):
+    import brotli
+
+    html = web.get("/en/hanamikoji/").get_data(as_text=True)
+    css = re.search(r'href="(/static/css/site\.[0-9a-f]+\.css)"', html).group(1)
+    plain = web.get(css)
+    packed = web.get(css, headers={"Accept-Encoding": "br"})
+    assert packed.headers["Content-Encoding"] == "br" and brotli.decompress(packed.data) == plain.data
+    assert packed.headers["ETag"] != plain.headers["ETag"]
+    assert packed.headers["Cache-Control"] == caching.IMMUTABLE
+    assert web.get(css, headers={"Accept-Encoding": "br", "If-None-Match": packed.headers["ETag"]}
+                   ).status_code == 304

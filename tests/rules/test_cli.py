@@ -2,10 +2,16 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from rulebook.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 VALID = {"game": "hanamikoji",
          "rounds": [{"board": {"a": [2, 1, 0, 2, 2, 0, 1], "b": [0, 1, 2, 0, 0, 2, 3]}}]}
@@ -55,3 +61,86 @@ def test_jsonl_batch_over_stdin():
 def test_console_script_installed():
     import shutil
     assert shutil.which("shinpan", path=str(__import__("pathlib").Path(sys.executable).parent))
+
+
+# -- input that cannot be a request: exit 2, one clear line, never a traceback -------------
+BILLION_LAUGHS = "\n".join(
+    ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    + [f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+       f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]"
+       for i in range(8)]) + "\n"
+
+
+def run_cli(*args: str, stdin: bytes | None = None, timeout: float = 20):
+    return subprocess.run([sys.executable, "-m", "rulebook.cli", *args], input=stdin,
+                          capture_output=True, timeout=timeout, check=False)
+
+
+@pytest.mark.parametrize("name, content, says", [
+    ("bomb.yaml", BILLION_LAUGHS.encode(), "YAML aliases (*a)"),
+    ("big.json", b'{"game": "hanamikoji", "x": "' + b"a" * (2 * 1024 * 1024) + b'"}', "1024 KB"),
+    ("digits.json", b'{"game": "hanamikoji", "round": ' + b"7" * 5000 + b"}", "too large"),
+    ("digits.yaml", b"game: hanamikoji\nround: " + b"7" * 5000 + b"\n", "more digits"),
+    ("surrogate.json", b'{"game": "hanamikoji", "edition": "\\ud800"}', "surrogate"),
+    ("surrogate.yaml", b'game: hanamikoji\nedition: "\\ud800"\n', "invalid Unicode"),
+    ("deep.json", b"[" * 1000 + b"]" * 1000, "nested more than 32"),
+    ("deep.yaml", b"a: " + b"[" * 1000 + b"]" * 1000 + b"\n", "nesting depth"),
+    ("deep2.yaml", b"a: " + b"[" * 40 + b"]" * 40 + b"\n", "nested more than 32"),
+    ("nan.json", b'{"game": "hanamikoji", "round": NaN}', "NaN"),
+])
+def test_hostile_input_exits_2_with_a_message(tmp_path, name, content, says):
+    path = tmp_path / name
+    path.write_bytes(content)
+    proc = run_cli("score", str(path))
+    stderr = proc.stderr.decode()
+    assert proc.returncode == 2, stderr
+    assert says in stderr and "Traceback" not in stderr
+    assert len(stderr.strip().splitlines()) == 1, stderr
+
+
+def test_hostile_input_message_in_the_users_language(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_bytes(b" " * (1024 * 1024 + 1))
+    proc = run_cli("score", "--lang", "uk", str(path))
+    assert proc.returncode == 2 and "shinpan:" in proc.stderr.decode()
+
+
+def test_jsonl_hostile_lines_are_answered_line_by_line():
+    lines = [json.dumps(VALID).encode(), b'{"round": NaN}', b"[" * 1000 + b"]" * 1000,
+             b'{"edition": "\\ud800"}', b'{"x": "' + b"a" * (1024 * 1024 + 10) + b'"}',
+             json.dumps(VALID).encode()]
+    proc = run_cli("score", "--jsonl", "-", stdin=b"\n".join(lines) + b"\n")
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [a["valid"] for a in answers] == [True, False, False, False, False, True]
+    assert all(a["errors"][0]["code"] == "request.json" for a in answers[1:5])
+    assert "line 5" in answers[4]["errors"][0]["message"]
+
+
+def test_schema_verdict_is_cached_and_invalidated(tmp_path):
+    """The second process skips jsonschema; a changed rulebook is checked again."""
+    env = {**os.environ, "SHINPAN_CACHE_DIR": str(tmp_path / "cache")}
+    code = ("import sys; from rulebook.hanamikoji.model import load_rulebook; "
+            "load_rulebook(sys.argv[1]); print('jsonschema' in sys.modules)")
+    rulebook = tmp_path / "hanamikoji.yaml"
+    rulebook.write_text((ROOT / "rulebook" / "hanamikoji.yaml").read_text(encoding="utf-8"),
+                        encoding="utf-8")
+
+    def load() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", code, str(rulebook)], env=env, cwd=ROOT,
+                              capture_output=True, text=True, check=False)
+
+    assert load().stdout.split() == ["True"]   # checked, verdict kept
+    assert load().stdout.split() == ["False"]  # the verdict: no jsonschema import
+    rulebook.write_text(rulebook.read_text(encoding="utf-8").replace(
+        "sections:", "unexpected_field: 1\nsections:", 1), encoding="utf-8")
+    broken = load()
+    assert broken.returncode != 0 and "unexpected_field" in broken.stderr
+
+
+def test_broken_pipe_is_quiet(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(VALID))
+    proc = subprocess.run(f"{sys.executable} -m rulebook.cli score {path} | head -c 1",
+                          shell=True, capture_output=True, check=False)
+    assert b"Traceback" not in proc.stderr

@@ -60,8 +60,10 @@ class WebGame:
     checker: Callable[[Any, Mapping[str, str], str], Any] | None = None
     # The module of page helpers the game's partial templates call (`game.helpers.…`).
     helpers: Any = None
-    # The query parameters its pages read (any other parameter does not change a page).
+    # The query parameters its pages read (any other parameter does not change a page):
+    # the options of its rules pages, and what its checker reads.
     parameters: Callable[[Any], frozenset[str]] = lambda rb: frozenset()
+    checker_parameters: Callable[[Any], frozenset[str]] = lambda rb: frozenset()
 
     def template(self, name: str) -> str:
         return f"games/{self.slug}/{name}"

@@ -34,6 +34,9 @@ BASIS_LABELS = {
 }
 
 
+RULE_HTML: dict[tuple, tuple[Any, Markup]] = {}  # see Terms.rule_html
+
+
 class Terms(GameTerms):
     """Hanamikoji terms for `lang` with `edition`'s action names where it is printed in `lang`."""
 
@@ -98,7 +101,17 @@ class Terms(GameTerms):
         return text if text is not None else (fill(english, self.action_names) or english)
 
     def rule_html(self, rule_id: str) -> Markup:
-        """The rule text as HTML: escaped, with the action names marked up as terms."""
+        """The rule text as HTML: escaped, with the action names marked up as terms.
+        Made once per rulebook, language, edition and rule (pages show each many times)."""
+        key = (id(self.rb), self.lang, self.edition.id, rule_id)
+        kept = RULE_HTML.get(key)
+        if kept is not None and kept[0] is self.rb:
+            return kept[1]
+        html = self.make_rule_html(rule_id)
+        RULE_HTML[key] = (self.rb, html)
+        return html
+
+    def make_rule_html(self, rule_id: str) -> Markup:
         english = self.rb.rules[rule_id]
         names = {
             aid: Markup('<span class="term">{}</span>').format(name)
@@ -758,5 +771,6 @@ WEB = WebGame(
     highlights=highlights,
     labels=LABELS,
     checker=checker,
-    parameters=lambda rb: PARAMETERS | {"compare", "q"},
+    parameters=lambda rb: frozenset({"edition", "round_limit", "simultaneous_goal"}),
+    checker_parameters=lambda rb: PARAMETERS,
 )

@@ -516,5 +516,6 @@ WEB = WebGame(
     labels=OPTION_LABELS,
     checker=checker,
     helpers=sys.modules[__name__],
-    parameters=lambda rb: frozenset({"compare", "q", *STATE_FIELDS, *rb.options}),
+    parameters=lambda rb: frozenset({"ruleset", *rb.options}),
+    checker_parameters=lambda rb: frozenset({*STATE_FIELDS, *rb.options}),
 )

@@ -1,0 +1,52 @@
+"""The production server's settings (webapp/serve.py) and the access log (webapp/deployment.py)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from webapp import deployment, serve
+
+
+def test_settings_from_the_environment():
+    default = serve.settings({})
+    assert default["workers"] == (os.cpu_count() or 1)
+    assert default["blocking_threads"] == 64 and default["backpressure"] == 2048
+    assert default["http1_settings"].header_read_timeout == 10_000
+    assert default["respawn_failed_workers"] and not default["log_access"]
+    assert str(default["interface"]) == "wsgi" and default["target"] == "webapp.wsgi:app"
+    chosen = serve.settings({"HOST": "0.0.0.0", "PORT": "8080", "WEB_CONCURRENCY": "4",
+                             "SHINPAN_THREADS": "8", "SHINPAN_HEADER_TIMEOUT": "2.5",
+                             "SHINPAN_CONNECTIONS": "100", "SHINPAN_BACKLOG": "512"})
+    assert (chosen["address"], chosen["port"], chosen["workers"]) == ("0.0.0.0", 8080, 4)
+    assert chosen["blocking_threads"] == 8 and chosen["backpressure"] == 100
+    assert chosen["http1_settings"].header_read_timeout == 2500 and chosen["backlog"] == 512
+    with pytest.raises(SystemExit, match="WEB_CONCURRENCY"):
+        serve.settings({"WEB_CONCURRENCY": "many"})
+
+
+def test_access_log_line_and_server_field(tmp_path):
+    read, write = os.pipe()
+    log = deployment.LogWriter(fd=write, interval=3600)
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
+        return [b"ok"]
+
+    seen = {}
+
+    def start_response(status, headers, exc_info=None):
+        seen["headers"] = headers
+
+    wrapped = deployment.Deployment(app, log)
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": "/en/\nforged", "QUERY_STRING": "q=1",
+               "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "203.0.113.9"}
+    assert wrapped(environ, start_response) == [b"ok"]
+    assert ("Server", "") in seen["headers"]
+    log.flush()
+    os.close(write)
+    line = os.read(read, 4096).decode()
+    os.close(read)
+    assert line.count("\n") == 1  # a decoded %0A cannot start a second line
+    assert '203.0.113.9 "GET /en/\\nforged?q=1 HTTP/1.1" 200 2 ' in line
+    assert line.rstrip().endswith("ms")

@@ -1,0 +1,107 @@
+"""The production server: granian (Rust HTTP, WSGI interface) serving `webapp.wsgi:app`.
+
+    python -m webapp.serve          # what `make serve` runs
+    python -m webapp.serve tools.bench_app:app   # the same server, another WSGI app
+
+Chosen by measurement over gunicorn (BENCHMARKS.md): granian parses HTTP and holds
+connections in Rust, so idle and half-open sockets cost no Python thread, and its
+per-request work is a fraction of gunicorn's. Settings come from the environment:
+
+    HOST, PORT                  bind address (default 127.0.0.1:8000)
+    WEB_CONCURRENCY             worker processes (default: one per core)
+    SHINPAN_THREADS             Python threads per worker (default 64)
+    SHINPAN_CONNECTIONS         open connections per worker (default 2048; granian's
+                                "backpressure": a worker accepts no more until one closes)
+    SHINPAN_BACKLOG             listen backlog (default 2048)
+    SHINPAN_HEADER_TIMEOUT      seconds a client may take to send its headers, and the
+                                longest a kept-alive connection may idle (default 10)
+    SHINPAN_ACCESS_LOG=0        no access log (default: one line per request on stdout)
+    SHINPAN_PROXY_HOPS, SHINPAN_TRUSTED_HOSTS   read by the app (webapp/security.py)
+
+Signals: SIGHUP respawns the workers one by one (reload after a deploy; a request that
+reaches a worker in the instant it stops can be cut: 2 of 3,739 in tests/test_serving.py,
+so drain an instance at the load balancer for a deploy that must drop nothing);
+SIGTERM/SIGINT stop gracefully. A worker that dies is respawned.
+
+Request bodies: granian 2.8 has no read timeout for a WSGI body, and a body can only be
+read on the request's own thread (a read handed to another thread stalls the worker's
+I/O: tried, see BENCHMARKS.md). A body that dribbles in parks one of the worker's
+threads, without the GIL, until it is complete or the client leaves; SHINPAN_THREADS is
+how many such bodies a worker absorbs before valid requests wait. The body cap is the
+app's (64 KB, 413, before any byte of an announced larger body is read). On the open
+internet, a buffering reverse proxy bounds slow bodies (README, Deploy).
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+APP = "webapp.wsgi:app"
+
+
+def _number(environ: dict[str, str], name: str, default: float) -> float:
+    value = environ.get(name, "").strip()
+    try:
+        return float(value) if value else default
+    except ValueError:
+        raise SystemExit(f"{name} must be a number, not {value!r}") from None
+
+
+def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
+    """Granian's keyword arguments for this deployment (one place for every number)."""
+    from granian.constants import HTTPModes, Interfaces
+    from granian.http import HTTP1Settings
+
+    env = os.environ if environ is None else environ
+    workers = int(_number(env, "WEB_CONCURRENCY", os.cpu_count() or 1))
+    threads = int(_number(env, "SHINPAN_THREADS", 64))
+    header_timeout = _number(env, "SHINPAN_HEADER_TIMEOUT", 10)
+    return {
+        "target": APP,
+        "address": env.get("HOST", "127.0.0.1"),
+        "port": int(_number(env, "PORT", 8000)),
+        "interface": Interfaces.WSGI,
+        "http": HTTPModes.http1,  # behind TLS/HTTP2 termination at the proxy, or direct
+        "websockets": False,
+        # CPU-bound Python: one process per core. The threads mostly wait (a slow body
+        # parks one, without the GIL); the GIL lets one of them run at a time.
+        "workers": max(1, workers),
+        "blocking_threads": max(1, threads),
+        # Open connections per worker, idle and kept-alive ones included (granian holds a
+        # permit per accepted connection): a few KB each in Rust, so many; requests
+        # beyond the threads wait there for a thread.
+        "backpressure": int(_number(env, "SHINPAN_CONNECTIONS", 2048)),
+        "backlog": int(_number(env, "SHINPAN_BACKLOG", 2048)),
+        "http1_settings": HTTP1Settings(
+            header_read_timeout=int(header_timeout * 1000),
+            keep_alive=True,
+            # request line + headers at most 16 KB (431 above): the app allows a 6 KB
+            # query and answers an over-long one itself (414, localized)
+            max_buffer_size=16 * 1024,
+        ),
+        # granian's own access log formats every line through `logging`: the app writes
+        # its own, cheaper line (webapp/accesslog.py)
+        "log_access": False,
+        "log_level": env.get("SHINPAN_LOG_LEVEL", "info"),
+        "respawn_failed_workers": True,
+        # on SIGHUP granian starts a new worker, waits this long, then stops the old one:
+        # long enough for the new one to import and warm up (webapp/wsgi.py)
+        "respawn_interval": 3.0,
+        "workers_kill_timeout": 20,  # seconds a worker may take to finish on reload/stop
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    import sys
+
+    from granian.server import Server
+
+    args = sys.argv[1:] if argv is None else argv
+    options = settings()
+    if args:
+        options["target"] = args[0]
+    Server(**options).serve()
+
+
+if __name__ == "__main__":
+    main()
