@@ -24,7 +24,6 @@ from werkzeug.routing import Map, Rule
 
 from rulebook import GAMES, jsonio
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
-from rulebook.loader import load_schema
 from rulebook.problems import MALFORMED, request_kind
 from rulebook.referee import referee
 
@@ -283,7 +282,7 @@ def openapi_document() -> dict[str, Any]:
     for game, title in (("hanamikoji", "Hanamikoji"), ("koikoi", "Koikoi")):
         for kind in ("request", "response"):
             try:
-                raw = load_schema(f"{game}.{kind}.schema.json")
+                raw = GAMES[game].schema(kind)
             except FileNotFoundError:
                 continue
             name = f"{title}{kind.capitalize()}"
