@@ -94,6 +94,7 @@ class Section:
 @dataclass(frozen=True)
 class Rulebook:
     source_file: str
+    title: str
     canonical_source: str  # a key of `sources`
     sources: dict[str, Source]
     geishas: tuple[Geisha, ...]
@@ -219,6 +220,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
     rnd, victory = data["round"], data["victory"]
     return Rulebook(
         source_file=source_file,
+        title=data["title"],
         canonical_source=data["canonical_source"],
         sources={key: Source(key=key, **spec) for key, spec in data["sources"].items()},
         geishas=geishas,
