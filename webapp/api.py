@@ -24,8 +24,8 @@ from werkzeug.routing import Map, Rule
 
 from rulebook import GAMES, jsonio
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
-from rulebook.problems import MALFORMED, request_kind
-from rulebook.referee import referee
+from rulebook.problems import MALFORMED
+from rulebook.referee import judge
 
 from .languages import best_language
 
@@ -181,12 +181,11 @@ def score(call: Call, game: str) -> JsonResponse:
             errors = [{"code": "game.mismatch", "path": "/game", "rule": "referee.request",
                        "message": message, "kind": "illegal"}]
             return problem(call, "invalid-request", errors=errors)
-    response = referee(document, lang)
-    if not response["valid"]:
-        errors = response["errors"]
-        name = "malformed-request" if request_kind(errors) == MALFORMED else "invalid-request"
-        return problem(call, name, errors=errors)
-    return json_response(call, response)
+    ruling = judge(document, lang)
+    if not ruling.valid:
+        name = "malformed-request" if ruling.kind == MALFORMED else "invalid-request"
+        return problem(call, name, errors=ruling.errors)
+    return json_response(call, ruling.document)
 
 
 def rulebook(call: Call, game: str) -> JsonResponse:

@@ -59,3 +59,14 @@ def test_every_rule_id_in_the_code_is_declared(slug):
     assert len(cited) > 10  # the scan sees the referee's citations
     unknown = {text: where for text, where in cited.items() if text not in rb.rules}
     assert unknown == {}, unknown
+
+
+def test_a_ruling_says_what_kind_of_refusal_it_is():
+    from rulebook.referee import judge
+
+    assert judge({"game": "hanamikoji", "rounds": "all"}).kind == "malformed"
+    assert judge({"game": "hanamikoji", "edition": "bootleg",
+                  "rounds": [{"board": {"a": [2, 1, 0, 2, 2, 0, 1], "b": [0, 1, 2, 0, 0, 2, 3]}}]}
+                 ).kind == "illegal"
+    ruling = judge({"game": "koikoi", "rounds": [{"winner": None}]})
+    assert ruling.valid and ruling.kind is None and ruling.document["result"]["status"] == "continue"
