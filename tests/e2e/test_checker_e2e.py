@@ -15,6 +15,7 @@ import pytest
 from rulebook.i18n import LANGUAGES
 
 from .conftest import axe_violations
+from .layout import broken_words, overflow, small_targets, verdict_in_view
 
 pytestmark = pytest.mark.browser
 
@@ -30,6 +31,12 @@ LOG = [("secret", ["ruri"], None), ("tradeoff", ["ayane", "iroha"], None),
        ("competition", ["chiharu", "chiharu", "yoko", "yoko"], "2"),
        ("gift", ["ruri", "ruri", "iroha"], "ruri")]
 BOARD_TAPS, LOG_TAPS = 18, 30  # the issue's targets (16 cards must be placed on a board)
+# Text that must never break inside a word ("Butterflie/s"), in any language, at any width.
+WORDS = (".gcol__name, .gcol__item, .gcol__left, .tile__name, .tile__item, .tile__left, "
+         ".marker__choice, .marker-button__name, .marker-button__cards, .board__count, "
+         ".names label, .choice label, legend, .step-title, .next-action__title, .mode-switch a, "
+         ".verdict__text, .verdict__side, .log__what, .setup__title, .ruled__name, "
+         ".ruled__marker, .slot--full, .checker-title")
 
 
 @pytest.fixture()
@@ -71,11 +78,6 @@ def ruling_data(page) -> dict | None:
 def settled(page) -> None:
     """The server's answer to the last change is on the page (the form is no longer busy)."""
     page.wait_for_function("() => !document.querySelector('#checker-form[aria-busy]')")
-
-
-def verdict_in_view(page) -> bool:
-    return page.evaluate("""() => { const r = document.getElementById('verdict').getBoundingClientRect();
-        return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }""")
 
 
 def wait_status(page, *statuses: str) -> None:
@@ -121,8 +123,7 @@ def test_board_round_on_a_phone_in_at_most_18_taps(phone, live_server, lang):
     assert page.text_content("#left-6").strip().startswith(("1", "1 "))
     assert page.locator("#ruling-explanation a.rule-link").count() >= 8
     assert page.get_attribute("#permalink", "href").endswith(page.url.split(live_server)[1])
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0
+    assert overflow(page) <= 0
 
 
 def test_board_errors_wait_until_a_side_is_complete(phone, live_server):
@@ -392,8 +393,8 @@ def test_screenshots_in_every_language(browser, live_server, artifacts, size):
                 page.goto(live_server + path.format(lang=lang))
                 assert page.get_attribute("html", "lang") == lang
                 assert verdict_in_view(page)
-                overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-                assert overflow <= 0, (lang, name)
+                assert overflow(page) <= 0, (lang, name)
+                assert not broken_words(page, WORDS), (lang, name)
                 page.screenshot(path=str(artifacts / f"hanamikoji-{name}-{lang}-{size}.png"),
                                 full_page=True)
     finally:
@@ -418,16 +419,13 @@ def test_narrowest_phone_has_no_overflow(browser, live_server):
                                   is_mobile=True)
     try:
         page = context.new_page()
-        for lang in ("de", "uk"):
+        for lang in LANGUAGES:
             for path in (PAGES["board-round2"], PAGES["log"]):
                 page.goto(live_server + path.format(lang=lang))
-                overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-                assert overflow <= 0, (lang, path)
-                targets = page.locator(".stepper__button:visible, .tile:visible, "
-                                       ".marker__choice:visible, .marker-button:visible")
-                for box in targets.evaluate_all(
-                        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"):
-                    assert box[0] >= 44 and box[1] >= 44, box
+                assert overflow(page) <= 0, (lang, path)
+                assert not small_targets(page, ".stepper__button, .tile, .marker__choice, "
+                                         ".marker-button, .mode-switch a, #next-round")
+                assert not broken_words(page, WORDS), (lang, path)
                 # nothing sticks out of a geisha's card
                 assert page.locator(".gcol").evaluate_all(
                     "els => els.every(e => e.scrollWidth <= e.clientWidth)")

@@ -8,6 +8,8 @@
      data-step="+1" data-for="<input id>"   add to a number, within its min and max;
      data-fill="<input name>"                put the button's value in the first empty
                                              field of that name.
+   Fields are not swapped (what is being typed stays as it is); those marked
+   `data-live-attrs` take the answer's class, aria-invalid and aria-describedby.
    Focus stays where it was; when that element is gone, it goes where the button pressed
    points (`formaction="…#target"`, where the page without this script opens).
    Elements marked `data-live-hidden` are only needed without this script (a submit
@@ -59,6 +61,20 @@
     if (box.bottom < 0 || box.top > window.innerHeight) { next.scrollIntoView({ block: "start" }); }
   }
 
+  var SYNCED = ["class", "aria-invalid", "aria-describedby"];
+
+  function sync(fresh) {
+    document.querySelectorAll("[data-live-attrs]").forEach(function (element) {
+      var next = fresh.getElementById(element.id);
+      if (!next) { return; }
+      SYNCED.forEach(function (name) {
+        var value = next.getAttribute(name);
+        if (value === null) { element.removeAttribute(name); }
+        else if (element.getAttribute(name) !== value) { element.setAttribute(name, value); }
+      });
+    });
+  }
+
   function swap(fresh, button) {
     var focused = document.activeElement;
     document.querySelectorAll("[data-live-region]").forEach(function (region) {
@@ -69,7 +85,7 @@
     // regions the new page has and this one lacks cannot be placed: ask for the whole page
     var missing = Array.prototype.some.call(fresh.querySelectorAll("[data-live-region]"),
       function (region) { return !document.getElementById(region.id); });
-    if (!missing) { refocus(focused, button); }
+    if (!missing) { sync(fresh); refocus(focused, button); }
     return !missing;
   }
 
