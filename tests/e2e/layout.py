@@ -33,7 +33,8 @@ def overflow(page) -> int:
 
 def verdict_in_view(page) -> bool:
     """The verdict (#verdict) is on screen: inside the viewport's height."""
-    return page.evaluate("""() => { const r = document.getElementById('verdict').getBoundingClientRect();
+    return page.evaluate("""() => {
+        const r = document.getElementById('verdict').getBoundingClientRect();
         return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }""")
 
 

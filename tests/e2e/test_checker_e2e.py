@@ -60,7 +60,8 @@ class Player:
         target = self.page.locator(selector)
         # a person scrolls it into view first, above the verdict bar (scrolling is no tap)
         target.evaluate("e => { const r = e.getBoundingClientRect();"
-                        " if (r.top < 0 || r.bottom > innerHeight * 0.7) e.scrollIntoView({block: 'center'}); }")
+                        " if (r.top < 0 || r.bottom > innerHeight * 0.7)"
+                        " e.scrollIntoView({block: 'center'}); }")
         box = target.bounding_box()
         # WCAG 2.5.8 and the house rule: every target at least 44 x 44 CSS px
         assert box["width"] >= 44 and box["height"] >= 44, (selector, box)
@@ -137,7 +138,8 @@ def test_board_errors_wait_until_a_side_is_complete(phone, live_server):
         before = player.tap('#col-6 .stepper--b button[data-step="+1"]')
         settled(page)
         assert verdict_in_view(page)
-        assert page.locator('#col-6 .stepper--b button[data-step="+1"]').bounding_box()["y"] == before["y"]
+        after = page.locator('#col-6 .stepper--b button[data-step="+1"]').bounding_box()
+        assert after["y"] == before["y"]
     wait_query(page, "b=0,1,2,0,0,2,4")
     wait_status(page, "invalid")
     assert page.locator("#msg-side-b .field-msg__text").count() == 1
@@ -264,7 +266,8 @@ def test_whole_match_in_the_url(browser, live_server):
         page.click("#next-round")
         page.wait_for_url("**round=3**")
         assert "fav=" in page.url  # the markers carried forward
-        carried = [page.locator(f'input[name="f{i}"]:checked').get_attribute("value") for i in range(7)]
+        carried = [page.locator(f'input[name="f{i}"]:checked').get_attribute("value")
+                   for i in range(7)]
         assert any(v in ("a", "b") for v in carried)
         for p in ("a", "b"):
             for i, value in enumerate(TIE[p]):
@@ -319,7 +322,8 @@ def test_without_javascript_the_page_opens_at_the_verdict(browser, live_server):
         assert verdict_in_view(page)
         assert ruling_data(page)["rounds"][0]["charm"]["b"] == 11
         # action by action, without JavaScript: marker, cards, what was taken
-        page.goto(f"{live_server}/uk/hanamikoji/score?mode=log&act=secret:ruri&act=tradeoff:ayane,iroha")
+        page.goto(f"{live_server}/uk/hanamikoji/score?mode=log&act=secret:ruri"
+                  "&act=tradeoff:ayane,iroha")
         player.tap("#do-gift")
         for card in ("ruri", "ruri", "anju"):
             player.tap(f"#tile-{card}")
@@ -377,10 +381,13 @@ def test_offline_keeps_what_was_entered(browser, live_server):
 PAGES = {
     "board": "/{lang}/hanamikoji/score",
     "board-ruling": "/{lang}/hanamikoji/score?na=Olena&nb=Jonas&a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3",
-    "board-round2": "/{lang}/hanamikoji/score?na=Olena&nb=Jonas&round=2&fav=ab--a--&a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2",
+    "board-round2": "/{lang}/hanamikoji/score?na=Olena&nb=Jonas&round=2&fav=ab--a--"
+                    "&a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2",
     "board-error": "/{lang}/hanamikoji/score?a=3,1,0,2,2,0,1&b=0,1,2,0,0,2,x",
-    "log": "/{lang}/hanamikoji/score?mode=log&na=Olena&nb=Jonas&act=secret:ruri&act=tradeoff:ayane,iroha&do=competition&c=anju&c=anju&c=yoko",
-    "log-take": "/{lang}/hanamikoji/score?mode=log&na=Olena&nb=Jonas&act=secret:ruri&act=tradeoff:ayane,iroha&do=gift&c=ruri&c=ruri&c=anju",
+    "log": "/{lang}/hanamikoji/score?mode=log&na=Olena&nb=Jonas&act=secret:ruri"
+           "&act=tradeoff:ayane,iroha&do=competition&c=anju&c=anju&c=yoko",
+    "log-take": "/{lang}/hanamikoji/score?mode=log&na=Olena&nb=Jonas&act=secret:ruri"
+                "&act=tradeoff:ayane,iroha&do=gift&c=ruri&c=ruri&c=anju",
 }
 
 

@@ -253,7 +253,8 @@ def test_calls_by_keyboard(tab, live_server):
 
 KK_PAGES = {
     "empty": "/{lang}/koikoi/score",
-    "ruling": "/{lang}/koikoi/score?na=Olena&nb=Jonas&round=3&dealer=b&ta=5&tb=2&a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo",
+    "ruling": "/{lang}/koikoi/score?na=Olena&nb=Jonas&round=3&dealer=b&ta=5&tb=2"
+              "&a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo",
     "errors": "/{lang}/koikoi/score?a=0,8&winner=q&ka=zz&round=99",
 }
 

@@ -149,7 +149,8 @@ def test_log_mode_edit_and_drop_any_action(client):
     assert location.endswith("do=tradeoff&at=1")  # its marker chosen again, its cards to tap
     page = client.get(location).text
     assert 'id="editing-was"' in page and "Ayane, Iroha" in page
-    assert 'id="do-tradeoff" name="mark" value="tradeoff" formaction="/en/hanamikoji/score#next-action" aria-pressed="true"' in page
+    assert ('id="do-tradeoff" name="mark" value="tradeoff" '
+            'formaction="/en/hanamikoji/score#next-action" aria-pressed="true"') in page
     assert page.count('<input type="hidden" name="c" value="">') == 2  # a trade-off: two cards
     # One card so far: the page waits for the second.
     assert client.get(URL.format(lang="en"), query_string={
@@ -186,7 +187,8 @@ def test_log_mode_refuses_illegal_action_and_keeps_inputs(client):
 
 def test_log_mode_offers_only_the_actions_left(client):
     page = client.get(URL.format(lang="en"), query_string={"mode": "log", "act": ["secret:ruri", "tradeoff:ayane,iroha"]}).text
-    markers = dict(re.findall(r'<button type="submit" class="marker-button[^"]*" id="do-(\w+)"([^>]*)>', page))
+    markers = dict(re.findall(
+        r'<button type="submit" class="marker-button[^"]*" id="do-(\w+)"([^>]*)>', page))
     assert set(markers) == {"secret", "tradeoff", "gift", "competition"}
     assert "disabled" in markers["secret"] and "disabled" not in markers["gift"]  # A used it
 
@@ -209,7 +211,8 @@ def test_log_mode_implies_the_only_choice_left(client):
     assert location == ""  # it waits for B's pick between the two sets
     page = client.get(URL.format(lang="en"), query_string={
         "mode": "log", "act": LOG[:6], "c": ["chiharu", "chiharu", "yoko", "yoko"]}).text
-    assert 'id="take-question"' in page and '<input type="hidden" name="do" value="competition">' in page
+    assert 'id="take-question"' in page
+    assert '<input type="hidden" name="do" value="competition">' in page
     # A gift of three Anju cards: the opponent can only take an Anju card.
     gift = play(client, {"mode": "log", "act": LOG[:2], "do": "gift",
                          "c": ["anju", "anju", "anju"]}, "en")

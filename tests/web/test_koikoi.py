@@ -312,7 +312,8 @@ def test_checker_waits_for_cards_before_ruling(client):
 
 
 def test_checker_explanation_names_rules_not_ids(client):
-    html = html_of(client.get("/en/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo"))
+    html = html_of(client.get("/en/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1"
+                              "&ruleset=nintendo"))
     steps = re.findall(r'<li data-rule="([^"]+)">(.*?)</li>', html, re.DOTALL)
     assert steps
     for rule, text in steps:
@@ -334,7 +335,8 @@ def test_checker_cli_page_and_api_agree(client, tmp_path, capsys):
 
 
 def referee_request_of(html: str) -> dict:
-    match = re.search(r'<script type="application/json" id="request-data">(.*?)</script>', html, re.DOTALL)
+    match = re.search(r'<script type="application/json" id="request-data">(.*?)</script>', html,
+                      re.DOTALL)
     assert match, "no request-data"
     return json.loads(unescape(match.group(1)))
 
