@@ -1,9 +1,10 @@
-"""Koi-Koi in real Chromium: the scoring checker by mouse and keyboard, ruleset toggles,
-no-JS rulings, permalinks, screenshots and axe-core, in Spanish and French.
+"""Koi-Koi in real Chromium: the scoring checker by mouse, finger and keyboard, a match
+refereed round after round on a phone, ruleset toggles, no-JS rulings, permalinks,
+screenshots in every language and axe-core.
 
 Assertions use ids, classes and numbers, not translated wording (catalogs are in progress).
 Contexts use `bypass_csp=True` because axe-core is injected as a script.
-Screenshots: tests/artifacts/koikoi-<lang>.png (checker, full page) and koikoi-<lang>-phone.png.
+Screenshots: tests/artifacts/koikoi-<page>-<lang>-<phone|desktop>.png (the whole page in uk).
 """
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from rulebook.i18n import LANGUAGES
+
 from .conftest import axe_violations
+from .layout import broken_words, overflow, small_targets, verdict_in_view
 
 pytestmark = pytest.mark.browser
 
@@ -65,7 +69,7 @@ def query_of(url: str) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_pick_by_click_and_keyboard_lights_up_sanko(tab, live_server, artifacts, lang):
+def test_pick_by_click_and_keyboard_lights_up_sanko(tab, live_server, lang):
     tab.goto(f"{live_server}/{lang}/koikoi/score")
     assert tab.locator("#result-score").is_hidden()
     for index in (0, 2, 8, 10):  # by mouse (or finger): the tile is the label
@@ -88,11 +92,10 @@ def test_pick_by_click_and_keyboard_lights_up_sanko(tab, live_server, artifacts,
     assert query["a"] == ["0,2,8,10,28,30"] and query["winner"] == ["a"]
     # every sentence of the explanation links to its rule on the rules page
     hrefs = tab.locator("#explanation li a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
-    assert any(h.endswith("#yaku.sanko") and f"/{lang}/koikoi/?ruleset=nintendo" in h for h in hrefs)
+    assert any(h == f"/{lang}/koikoi/#yaku.sanko" for h in hrefs)  # the default ruleset
     # B called koi-koi (B's pile not given): the score doubles
     tab.fill("#calls-b", "1")
     wait_score(tab, "a", 10)
-    tab.screenshot(path=str(artifacts / f"koikoi-{lang}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -113,7 +116,7 @@ def test_ruleset_toggle_changes_goko(tab, live_server):
     pile = ",".join(map(str, GOKO))
     tab.goto(f"{live_server}/es/koikoi/score?a={pile}&winner=a&ka=0&kb=0&ruleset=nintendo&seven_point_double=0")
     assert tab.locator("#yaku-points-goko").text_content().strip() == "10"
-    tab.select_option("#ck-ruleset", "fudawiki")
+    tab.check("#ck-ruleset-fudawiki")
     tab.wait_for_function("() => document.getElementById('yaku-points-goko').textContent.trim() === '15'")
     wait_score(tab, "a", 15)
     assert query_of(tab.url)["ruleset"] == ["fudawiki"]
@@ -145,6 +148,7 @@ def test_ruling_without_javascript(no_js_page, live_server):
 
 def test_permalink_in_a_fresh_page(tab, browser, live_server):
     tab.goto(f"{live_server}/es/koikoi/score")
+    tab.click("#field-b summary")  # B's pile is folded until B has cards or wins
     for index in (20, 22, 24, 26, 36, 38):  # Ino-shika-cho
         tile(tab, "b", index).click()
     tab.check("#winner-b")
@@ -163,27 +167,142 @@ def test_permalink_in_a_fresh_page(tab, browser, live_server):
         fresh.close()
 
 
+FULL_PAGE = ("uk",)  # a whole-page screenshot; in the other languages the screen a player sees
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+# Text that must never break inside a word ("Butterflie/s"), in any language, at any width.
+WORDS = (".kk-card__name, .kk-card__kind, .kk-yaku__name, .kk-month__title, legend, .kk-label, "
+         ".choice label, .names label, .verdict__text, .verdict__side, .kk-panel__title, "
+         ".setup__title, .checker-title")
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+def settled(page) -> None:
+    page.wait_for_function("() => !document.querySelector('#kk-form[aria-busy]')")
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_phone_layout(browser, live_server, artifacts, lang):
-    context = new_context(browser, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+def test_phone_layout(browser, live_server, lang):
+    context = new_context(browser, **PHONE)
     try:
         page = context.new_page()
         page.goto(f"{live_server}/{lang}/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo")
         page.locator('label[for="pile-a-44"]').tap()
         page.locator('label[for="pile-a-45"]').tap()
         wait_score(page, "a", 32)  # Shiko 8, x2 for 7+, x2 for B's call
-        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 0
-        page.screenshot(path=str(artifacts / f"koikoi-{lang}-phone.png"), full_page=False)
+        assert verdict_in_view(page)
+        assert overflow(page) <= 0
+        assert not small_targets(page, ".stepper__button, .kk-card__face, .kk-pile__summary, "
+                                 ".setup__summary, #next-round")
     finally:
         context.close()
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("path", ["/{lang}/koikoi/?ruleset=fudawiki&viewings=off",
-                                  "/{lang}/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo",
-                                  "/{lang}/koikoi/score?a=0,8&winner=q&ka=zz"])
-def test_axe_no_serious_violations(tab, live_server, path, lang):
-    tab.goto(live_server + path.format(lang=lang))
-    violations = axe_violations(tab)
-    assert not violations, json.dumps(violations, indent=1)
+def test_match_round_after_round_on_a_phone(browser, live_server):
+    """Names, the round, who deals, the totals: in the URL, carried by "next round"."""
+    context = new_context(browser, **PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/de/koikoi/score")
+        page.fill("#name-a", "Olena")
+        page.fill("#name-b", "Jonas")
+        page.locator("#match summary").tap()
+        page.fill("#round", "3")
+        page.locator('label[for="dealer-b"]').tap()
+        page.fill("#total-a", "5")
+        page.fill("#total-b", "2")
+        for index in SANKO:  # Olena's Sanko, tapped card by card
+            page.locator(f'label[for="pile-a-{index}"]').tap()
+            settled(page)
+            assert verdict_in_view(page)
+        page.locator('#field-kb button[data-step="+1"]').tap()  # Jonas called koi-koi
+        wait_score(page, "a", 10)
+        assert verdict_in_view(page)
+        query = query_of(page.url)
+        assert query["na"] == ["Olena"] and query["round"] == ["3"] and query["dealer"] == ["b"]
+        data = ruling(page)
+        assert data["rounds"][0]["round"] == 3 and data["rounds"][0]["dealer"] == "b"
+        assert data["totals"] == {"a": 15, "b": 2}
+        assert "Olena" in page.text_content("#verdict-text")
+        page.locator("#next-round").tap()
+        page.wait_for_url("**round=4**")
+        query = query_of(page.url)
+        assert query["ta"] == ["15"] and query["tb"] == ["2"] and query["nb"] == ["Jonas"]
+        assert "dealer" not in query  # Nintendo: the winner deals, and Olena is player A
+        assert page.input_value("#name-a") == "Olena" and page.input_value("#round") == "4"
+        assert page.locator("#dealer-a").is_checked()
+        assert page.get_attribute("#verdict", "data-status") == "empty"
+        assert page.locator("#errors").is_hidden()
+        # round 12 ends the match: no next round
+        page.goto(f"{live_server}/de/koikoi/score?na=Olena&nb=Jonas&round=12&ta=30&tb=40")
+        for index in SANKO:
+            page.locator(f'label[for="pile-a-{index}"]').tap()
+        page.wait_for_selector('#verdict[data-status="draw"], #verdict[data-status="win"]')
+        assert ruling(page)["result"]["winner"] == "b" and page.locator("#next-round").count() == 0
+    finally:
+        context.close()
+
+
+def test_calls_by_keyboard(tab, live_server):
+    tab.goto(f"{live_server}/fr/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=0&ruleset=nintendo")
+    tab.focus('#field-kb button[data-step="+1"]')
+    assert tab.evaluate("document.activeElement.matches(':focus-visible')")
+    tab.keyboard.press("Enter")
+    wait_score(tab, "a", 10)
+    assert tab.evaluate("document.activeElement.getAttribute('data-step')") == "+1"
+
+
+KK_PAGES = {
+    "empty": "/{lang}/koikoi/score",
+    "ruling": "/{lang}/koikoi/score?na=Olena&nb=Jonas&round=3&dealer=b&ta=5&tb=2"
+              "&a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo",
+    "errors": "/{lang}/koikoi/score?a=0,8&winner=q&ka=zz&round=99",
+}
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_screenshots_in_every_language(browser, live_server, artifacts, size):
+    context = new_context(browser, **(PHONE if size == "phone" else DESKTOP))
+    try:
+        page = context.new_page()
+        for lang in LANGUAGES:
+            for name, path in KK_PAGES.items():
+                page.goto(live_server + path.format(lang=lang))
+                assert verdict_in_view(page)
+                assert overflow(page) <= 0, (lang, name)
+                page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+                assert not broken_words(page, WORDS), (lang, name)
+                page.screenshot(path=str(artifacts / f"koikoi-{name}-{lang}-{size}.png"),
+                                full_page=lang in FULL_PAGE)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path, lang", [("/{lang}/koikoi/?ruleset=fudawiki&viewings=off", "es"),
+                                        (KK_PAGES["ruling"], "es"), (KK_PAGES["errors"], "fr")])
+def test_axe_no_violations(browser, live_server, path, lang):
+    context = new_context(browser, **PHONE)
+    try:
+        page = context.new_page()
+        page.goto(live_server + path.format(lang=lang))
+        violations = axe_violations(page, impacts=("minor", "moderate", "serious", "critical"))
+        assert not violations, json.dumps(violations, indent=1)
+    finally:
+        context.close()
+
+
+def test_card_names_are_never_broken_on_the_narrowest_phone(browser, live_server):
+    """The chart on the checker and on the rules page, in every language, at 320 px: whole
+    words only (390 and 1280 px: the screenshot test)."""
+    context = new_context(browser, viewport={"width": 320, "height": 640}, has_touch=True,
+                          is_mobile=True)
+    try:
+        page = context.new_page()
+        for lang in LANGUAGES:
+            for path in (KK_PAGES["ruling"], "/{lang}/koikoi/"):
+                page.goto(live_server + path.format(lang=lang))
+                page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+                assert not broken_words(page, WORDS), (lang, path)
+                if "score" in path:  # the rules page around the chart is the site's
+                    assert overflow(page) <= 0, (lang, path)
+    finally:
+        context.close()

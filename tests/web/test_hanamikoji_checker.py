@@ -74,6 +74,7 @@ def test_bad_board_shows_field_errors_and_keeps_values(client):
     assert field_messages(text, "col-6")  # "x" is not a count
     assert field_messages(text, "side-a")  # 9 cards on A's side
     assert 'id="a-0" name="a" min="0" max="2" step="1" inputmode="numeric" value="3"' in text
+    assert 'aria-describedby="msg-col-0" aria-invalid="true"' in text
     assert 'value="x"' in text
     assert 'aria-invalid="true"' in text
 
@@ -145,7 +146,15 @@ def test_log_mode_pick_unpick_and_clear_without_javascript(client):
 def test_log_mode_edit_and_drop_any_action(client):
     base = {"mode": "log", "act": LOG[:4]}
     location = play(client, {**base, "edit": "1"}, "en")
-    assert location.endswith("c=ayane&c=iroha&at=1")
+    assert location.endswith("do=tradeoff&at=1")  # its marker chosen again, its cards to tap
+    page = client.get(location).text
+    assert 'id="editing-was"' in page and "Ayane, Iroha" in page
+    assert ('id="do-tradeoff" name="mark" value="tradeoff" '
+            'formaction="/en/hanamikoji/score#next-action" aria-pressed="true"') in page
+    assert page.count('<input type="hidden" name="c" value="">') == 2  # a trade-off: two cards
+    # One card so far: the page waits for the second.
+    assert client.get(URL.format(lang="en"), query_string={
+        **base, "at": "1", "c": ["tomoyo"], "do": "tradeoff"}).status_code == 200
     # Change the trade-off's cards: the log keeps its order.
     changed = play(client, {**base, "at": "1", "c": ["tomoyo", "iroha"], "do": "tradeoff"}, "en")
     assert "act=tradeoff:tomoyo,iroha" in changed and changed.index("secret:ruri") < changed.index(
@@ -163,19 +172,71 @@ def test_log_mode_refuses_illegal_action_and_keeps_inputs(client):
     assert 'id="refused"' in page
     assert any("turn.each-action-once" in m for m in field_messages(page, "next"))
     assert '<input type="hidden" name="c" value="anju">' in page  # the chosen card is kept
-    # The wrong number of cards for a gift.
+    # Too many cards for a gift (with fewer, the page waits for the rest).
     page = client.get(URL.format(lang="en"), query_string={**base, "do": "gift",
-                                                           "c": ["anju", "anju"],
+                                                           "c": ["anju", "anju", "yoko", "yoko"],
                                                            "take": "anju"}).text
     assert any("exactly 3 cards" in m and "action.gift" in m for m in field_messages(page, "next"))
+    waiting = client.get(URL.format(lang="en"), query_string={**base, "do": "gift",
+                                                              "c": ["anju", "anju"]}).text
+    assert 'id="refused"' not in waiting and not field_messages(waiting, "next")
+    assert waiting.count('<input type="hidden" name="c" value="">') == 1
     # The ruling still shows the log so far.
     assert embedded(page)["rounds"][0]["progress"]["action_number"] == 3
 
 
 def test_log_mode_offers_only_the_actions_left(client):
     page = client.get(URL.format(lang="en"), query_string={"mode": "log", "act": ["secret:ruri", "tradeoff:ayane,iroha"]}).text
-    markers = re.search(r'<ul class="action-markers".*?</ul>', page, re.DOTALL).group(0)
-    assert 'value="secret"' not in markers and 'value="gift"' in markers
+    markers = dict(re.findall(
+        r'<button type="submit" class="marker-button[^"]*" id="do-(\w+)"([^>]*)>', page))
+    assert set(markers) == {"secret", "tradeoff", "gift", "competition"}
+    assert "disabled" in markers["secret"] and "disabled" not in markers["gift"]  # A used it
+
+
+def test_log_mode_marker_first_then_cards_complete_the_action(client):
+    base = {"mode": "log", "act": ["secret:ruri"]}
+    location = play(client, {**base, "mark": "tradeoff"}, "en")
+    assert location.endswith("act=secret:ruri&do=tradeoff")
+    assert play(client, {**base, "do": "tradeoff", "mark": "tradeoff"}, "en").endswith(
+        "act=secret:ruri")  # tapped again: chosen no longer
+    # the second card completes it: added without another tap
+    added = play(client, {**base, "do": "tradeoff", "c": ["ayane", "iroha"]}, "en")
+    assert added.endswith("act=secret:ruri&act=tradeoff:ayane,iroha")
+
+
+def test_log_mode_implies_the_only_choice_left(client):
+    # A's last action: only the competition is left, so its four cards complete it.
+    location = play(client, {"mode": "log", "act": LOG[:6],
+                             "c": ["chiharu", "chiharu", "yoko", "yoko"]}, "en")
+    assert location == ""  # it waits for B's pick between the two sets
+    page = client.get(URL.format(lang="en"), query_string={
+        "mode": "log", "act": LOG[:6], "c": ["chiharu", "chiharu", "yoko", "yoko"]}).text
+    assert 'id="take-question"' in page
+    assert '<input type="hidden" name="do" value="competition">' in page
+    # A gift of three Anju cards: the opponent can only take an Anju card.
+    gift = play(client, {"mode": "log", "act": LOG[:2], "do": "gift",
+                         "c": ["anju", "anju", "anju"]}, "en")
+    assert gift.endswith("act=gift:anju,anju,anju:anju")
+
+
+def test_log_mode_tiles_count_the_cards_left(client):
+    page = client.get(URL.format(lang="en"), query_string={"mode": "log", "act": LOG[:7]}).text
+    assert re.search(r'id="tile-ruri"[^>]*>.*?2 left<', page, re.DOTALL)  # 5 - 3 seen
+    assert re.search(r'id="tile-ayane"[^>]*disabled>', page)  # both Ayane cards were used
+    # changing an action of the finished round puts its cards back in play
+    edit = client.get(URL.format(lang="en"), query_string={"mode": "log", "act": LOG,
+                                                           "at": "0", "do": "secret"}).text
+    assert re.search(r'id="tile-ruri"[^>]*>.*?1 left<', edit, re.DOTALL)
+    assert re.search(r'id="tile-anju"[^>]*>.*?1 left<', edit, re.DOTALL)  # the card put aside
+
+
+def test_live_address_is_the_tidy_state(client):
+    page = client.get(URL.format(lang="en"), query_string=MultiDict(
+        [("na", "Olena"), ("nb", ""), ("round", "1"), ("edition", "deepwater")]
+        + [(p, v) for v in ("2", "1", "0", "2", "2", "0", "1") for p in ("a",)]
+        + [("b", v) for v in ("0", "1", "2", "0", "0", "2", "3")])).text
+    assert ('data-live-address="/en/hanamikoji/score?na=Olena&amp;a=2,1,0,2,2,0,1&amp;'
+            'b=0,1,2,0,0,2,3"') in page
 
 
 def test_next_round_link_carries_favor_and_round(client):
@@ -302,6 +363,8 @@ def test_board_steppers_work_without_javascript(client):
 
 def test_board_errors_wait_until_a_side_is_complete(client):
     page = get(client, "a=2,1,0,0,0,0,0&b=0,1,0,0,0,0,0").text
+    assert re.search(r'id="tally-a"[^>]*>\s*<span class="board__player">Player A</span>\s*'
+                     r'<span class="board__count">3 of 8 cards<', page)
     assert not field_messages(page, "side-a") and not field_messages(page, "side-b")
     assert 'data-status="incomplete"' in page
     asked = get(client, "a=2,1,0,0,0,0,0&b=0,1,0,0,0,0,0&check=1").text

@@ -225,6 +225,123 @@ def test_odd_month_pile_is_a_field_error(client):
     assert re.search(r'data-error-for="a" data-live-region>[^<]*Pine', html)
 
 
+MATCH = "na=Olena&nb=Jonas&round=3&dealer=b&ta=5&tb=2"
+
+
+def next_link(html: str) -> str:
+    match = re.search(r'id="next-round" href="([^"]+)"', html)
+    assert match, "no next-round link"
+    return unescape(match.group(1))
+
+
+def test_checker_scores_a_round_of_a_match(client):
+    """referee.start: names, the round of the match, its dealer and the totals so far."""
+    html = html_of(client.get(f"/en/koikoi/score?{MATCH}&b=0,2,8,10,28,30&winner=b&ka=1&kb=0"
+                              "&ruleset=nintendo"))
+    ruling = ruling_of(html)
+    assert ruling["valid"] and ruling["players"] == {"a": "Olena", "b": "Jonas"}
+    assert ruling["rounds"][0]["round"] == 3 and ruling["rounds"][0]["dealer"] == "b"
+    assert ruling["totals"] == {"a": 5, "b": 12}  # 2 + Sanko 5, x2 for Olena's call
+    expected = {"game": "koikoi", "ruleset": "nintendo", "options": {},
+                "players": {"a": "Olena", "b": "Jonas"},
+                "start": {"round": 3, "dealer": "b", "totals": {"a": 5, "b": 2}},
+                "rounds": [{"winner": "b", "captured": {"b": SANKO}, "koikoi": {"a": 1, "b": 0}}]}
+    assert ruling == referee(expected, "en")
+    assert "Jonas stopped with a yaku" in html and "Koi-koi calls by Olena" in html
+    assert 'data-live-region data-status="continue" data-score-a="0" data-score-b="10"' in html
+    # the next round: round 4, dealt by the winner (Nintendo), the new totals; no cards yet
+    link = next_link(html)
+    assert dict(parse_qsl(urlsplit(link).query)) == {
+        "na": "Olena", "nb": "Jonas", "round": "4", "dealer": "b", "ta": "5", "tb": "12",
+        "winner": "a", "ka": "0", "kb": "0", "ruleset": "nintendo"}
+    following = client.get(link)
+    assert following.status_code == 200  # already the tidy form: no redirect
+    page = html_of(following)
+    assert ruling_of(page) is None and 'class="kk-errors" id="errors" hidden' in page
+    assert 'value="12"' in page and 'id="dealer-b" name="dealer" value="b" checked' in page
+
+
+def test_checker_next_dealer_follows_the_ruleset(client):
+    """match.dealer-after-draw: after a round without a winner FudaWiki's dealer deals again."""
+    base = "/en/koikoi/score?round=2&dealer=b&winner=none&a=0,2&ka=0&kb=0"
+    after = {ruleset: dict(parse_qsl(urlsplit(next_link(html_of(
+        client.get(f"{base}&ruleset={ruleset}")))).query))
+        for ruleset in ("fudawiki", "nintendo", "gamedesign")}
+    assert after["fudawiki"]["dealer"] == "b" and "dealer" not in after["nintendo"]  # A: default
+    assert after["fudawiki"]["round"] == after["nintendo"]["round"] == "3"
+    assert after["gamedesign"]["tb"] == "6"  # the dealer's 6 points after a draw
+    assert after["gamedesign"]["dealer"] == "b"  # and the deal it keeps
+
+
+def test_checker_last_round_ends_the_match(client):
+    html = html_of(client.get("/en/koikoi/score?round=12&ta=30&tb=10&a=0,2,8,10,28,30&winner=a"
+                              "&ka=0&kb=0&ruleset=nintendo"))
+    ruling = ruling_of(html)
+    assert ruling["result"]["status"] == "win" and ruling["result"]["winner"] == "a"
+    assert 'id="next-round"' not in html and 'data-status="win"' in html
+
+
+@pytest.mark.parametrize("query, field", [
+    ("round=13", "round"), ("round=zero", "round"), ("dealer=c", "dealer"), ("ta=-3", "ta"),
+    ("tb=lots", "tb"), ("na=" + "x" * 41, "na"),
+])
+def test_checker_match_fields_explain_bad_values(client, query, field):
+    html = html_of(client.get(f"/de/koikoi/score?{query}&a=0,2,8,10,28,30&winner=a&ka=0&kb=0"
+                              "&ruleset=nintendo"))
+    assert re.search(rf'data-error-for="{field}" data-live-region>[^<]+<', html), field
+    assert not ruling_of(html)["valid"]
+    assert 'id="match" open' in html or field.startswith("n")
+    assert 'id="table-options" open' not in html  # folded: none of its options is wrong
+    value = query.split("=", 1)[1]
+    if field != "dealer":  # a choice of two: the message says what was wrong
+        assert f'value="{value}"' in html  # what was typed stays in its field
+
+
+def test_checker_calls_stepper_without_javascript(client):
+    response = client.get(f"/en/koikoi/score?{MATCH}&a=0,2,8,10,28,30&winner=a&ka=0&kb=1"
+                          "&ruleset=nintendo&step=b:%2B1")
+    assert response.status_code == 303
+    assert dict(parse_qsl(urlsplit(response.headers["Location"]).query))["kb"] == "2"
+    down = client.get("/en/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=0&step=a:-1")
+    assert dict(parse_qsl(urlsplit(down.headers["Location"]).query))["ka"] == "0"  # never below
+
+
+def test_checker_waits_for_cards_before_ruling(client):
+    html = html_of(client.get("/en/koikoi/score?winner=a&ka=0&kb=0&ruleset=nintendo"))
+    assert ruling_of(html) is None and 'data-status="empty"' in html
+    assert 'class="kk-errors" id="errors" hidden' in html
+
+
+def test_checker_explanation_names_rules_not_ids(client):
+    html = html_of(client.get("/en/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1"
+                              "&ruleset=nintendo"))
+    steps = re.findall(r'<li data-rule="([^"]+)">(.*?)</li>', html, re.DOTALL)
+    assert steps
+    for rule, text in steps:
+        assert f'#{rule}"' in text and f">{rule}<" not in text
+
+
+def test_checker_cli_page_and_api_agree(client, tmp_path, capsys):
+    from rulebook import cli
+
+    html = html_of(client.get(f"/uk/koikoi/score?{MATCH}&a=0,2,8,10,28,30&winner=a&ka=0&kb=1"
+                              "&ruleset=fudawiki"))
+    request_doc = referee_request_of(html)
+    api = client.post("/api/v1/koikoi/score?lang=uk", json=request_doc).get_json()
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request_doc), encoding="utf-8")
+    assert cli.main(["score", "--json", "--lang", "uk", str(path)]) == 0
+    assert ruling_of(html) == api == json.loads(capsys.readouterr().out)
+    assert api["valid"] and api["rounds"][0]["round"] == 3
+
+
+def referee_request_of(html: str) -> dict:
+    match = re.search(r'<script type="application/json" id="request-data">(.*?)</script>', html,
+                      re.DOTALL)
+    assert match, "no request-data"
+    return json.loads(unescape(match.group(1)))
+
+
 @pytest.mark.parametrize("query", [
     "a=%3Cscript%3Ealert(1)%3C/script%3E&winner=a", "ka=%22%3E%3Cimg%20src=x%3E&winner=b",
     "a=" + ",".join(["1"] * 500), "winner=" + "x" * 5000, "a=-1,1e3,%00,%E2%80%AE&winner=none",

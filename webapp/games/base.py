@@ -39,10 +39,11 @@ class Options:
 
 @dataclass(frozen=True)
 class Redirect:
-    """A checker event handled: go to this query (and fragment) instead of rendering."""
+    """A checker event handled: go to this query instead of rendering. The browser keeps
+    the fragment of the button's `formaction` across the redirect, so the page opens where
+    the button points."""
 
     query: str
-    anchor: str = ""
 
 
 @dataclass(frozen=True)

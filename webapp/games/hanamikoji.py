@@ -228,13 +228,16 @@ def highlights(rb: Any, options: Options) -> dict[str, Any]:
 #   removed=<geisha>      the card put aside, if known
 #   act=<action>:<cards>[:<taken>]   log mode, one per action played, in order:
 #                         act=gift:ruri,ruri,anju:anju  act=competition:anju,anju/yoko,tomoyo:1
-#   c, do, take, at       log mode: the cards chosen for the next action, in order (up to
-#                         four `c`; a competition's sets are the first two and the last two),
-#                         the action, what the opponent took (a card, or set 1 or 2), and
-#                         which logged action is being changed (its index)
+#   do, c, take, at       log mode, the next action: its marker, the cards chosen for it in
+#                         order (up to four `c`; a competition's sets are the first two and
+#                         the last two), what the opponent took (a card, or set 1 or 2), and
+#                         which logged action is being changed (its index). The action is
+#                         added as soon as its marker and all its cards are known (and what
+#                         the opponent took, when they choose).
 #   check=1               show every problem, also of a side still being filled in
 # Buttons that work without JavaScript send one event, answered with a redirect:
-#   step=a:3:+1  pick=<geisha>  unpick=<slot>  clear=1  edit=<index>  drop=<index>
+#   step=a:3:+1  mark=<action>  pick=<geisha>  unpick=<slot>  clear=1  edit=<index>
+#   drop=<index>
 MAX_VALUE = 100
 MAX_NAME = 40
 MAX_ACTIONS = 9  # one more than a round has, so the referee can say why it is too many
@@ -242,7 +245,7 @@ SLOTS = 4  # the most cards an action uses
 SAFE = ":,/-_.~"  # left unescaped in permalinks, for readable URLs
 STATE = ("mode", "na", "nb", "edition", "round_limit", "simultaneous_goal", "round", "fav",
          "a", "b", "removed", "act", "c", "do", "take", "at", "check")
-EVENTS = ("step", "pick", "unpick", "clear", "edit", "drop")
+EVENTS = ("step", "mark", "pick", "unpick", "clear", "edit", "drop")
 PARAMETERS = frozenset(STATE + EVENTS + tuple(f"f{i}" for i in range(7)))
 
 MESSAGES = {
@@ -368,6 +371,12 @@ def _step(rb: Any, form: Form, value: str) -> None:
             form.counts[side][i] = str(count) if count or form.counts[side][i] else ""
 
 
+def _mark(rb: Any, form: Form, value: str) -> None:
+    """The action marker tapped: it is chosen (tapped again: chosen no longer)."""
+    if value in rb.actions:
+        form.do = "" if form.do == value else value
+
+
 def _pick(rb: Any, form: Form, value: str) -> None:
     if "" in form.cards:
         form.cards[form.cards.index("")] = value
@@ -384,14 +393,14 @@ def _clear(rb: Any, form: Form, value: str) -> None:
 
 
 def _edit(rb: Any, form: Form, value: str) -> None:
-    """Load a logged action into the next-action fields, to change it in place."""
+    """Change a logged action in place: its marker is chosen again, its cards are tapped
+    again (the page shows what it was), and it replaces the old one once complete."""
     if not (value.isdigit() and int(value) < len(form.log)):
         return
-    entry = parse_act(form.log[int(value)])
-    cards = entry["cards"]
-    flat = [c for group in cards for c in group] if cards and isinstance(cards[0], list) else cards
-    form.cards = (flat + [""] * SLOTS)[:SLOTS]
-    form.at = value  # the action is chosen again by its marker, then what was taken
+    action = parse_act(form.log[int(value)])["action"]
+    form.cards, form.take = [""] * SLOTS, ""
+    form.do = action if action in rb.actions else ""
+    form.at = value
 
 
 def _drop(rb: Any, form: Form, value: str) -> None:
@@ -400,8 +409,8 @@ def _drop(rb: Any, form: Form, value: str) -> None:
         form.at = ""
 
 
-EVENT_HANDLERS = {"step": _step, "pick": _pick, "unpick": _unpick, "clear": _clear,
-                  "edit": _edit, "drop": _drop}
+EVENT_HANDLERS = {"step": _step, "mark": _mark, "pick": _pick, "unpick": _unpick,
+                  "clear": _clear, "edit": _edit, "drop": _drop}
 
 
 def parse_act(token: str) -> dict[str, Any]:
@@ -533,7 +542,9 @@ def query(form: Form, **overrides: Any) -> list[tuple[str, str]]:
         items.append(("removed", form.removed))
     if mode == "log" and not fresh:
         items.extend(("act", token) for token in overrides.get("log", form.log))
-        if overrides.get("with_next", True):  # the cards chosen so far, not yet an action
+        if overrides.get("with_next", True):  # the next action so far, not yet in the log
+            if form.do:
+                items.append(("do", form.do))
             items.extend(("c", c) for c in form.chosen)
             if form.at:
                 items.append(("at", form.at))
@@ -590,27 +601,23 @@ def checker(rb: Any, args: Mapping[str, str], lang: str) -> Redirect | dict[str,
     form = read_form(rb, args, lang)
     if apply_event(rb, form, args):
         return Redirect(query_string(query(form)))
-    next_answer = None
-    if form.mode == "log" and form.do:
-        log = with_next_action(rb, form)
-        next_answer = referee(round_request(form, log), lang)
-        if next_answer["valid"]:  # the action is added; a fresh selection follows
-            form.log = [act_token(entry) for entry in log]
-            _clear(rb, form, "")
-            return Redirect(query_string(query(form)))
     request_doc = round_request(form)
     answer = referee(request_doc, lang) if request_doc is not None else None
     ruling = answer if answer and answer["valid"] else None
     problems = list(answer["errors"]) if answer and not answer["valid"] else []
+    next_answer, awaiting_take = None, False
+    if form.mode == "log":
+        rnd = ruling["rounds"][-1] if ruling else None
+        _imply_marker(form, rnd.get("progress") if rnd else None)
+        if _action_complete(rb, form):
+            next_answer, awaiting_take = add_action(rb, form, lang)
+            if next_answer["valid"]:  # the action is added; a fresh one follows
+                return Redirect(query_string(query(form)))
+            if not awaiting_take:
+                seen = {(e["code"], e["path"]) for e in problems}
+                problems += [e for e in next_answer["errors"]
+                             if (e["code"], e["path"]) not in seen]
     next_index = form.editing if form.editing is not None else len(form.log)
-    awaiting_take = False
-    if next_answer is not None:
-        fresh = [e for e in next_answer["errors"]
-                 if field_for_path(e["path"], form.editing, len(form.log)) == "next"]
-        awaiting_take = bool(fresh) and all(e["code"] == "log.taken-missing" for e in fresh)
-        if not awaiting_take:
-            seen = {(e["code"], e["path"]) for e in problems}
-            problems += [e for e in next_answer["errors"] if (e["code"], e["path"]) not in seen]
     waiting = form.mode == "board" and not form.check and _sides_in_progress(rb, form)
     if waiting:  # a side still being filled in: its total is no problem yet
         problems = [e for e in problems if not (e["code"] == "board.side-total"
@@ -639,12 +646,57 @@ def checker(rb: Any, args: Mapping[str, str], lang: str) -> Redirect | dict[str,
         if form.mode == "log" else None,
         "verdict": verdict(form, ruling, problems, waiting),
         "queries": {
+            "state": query_string(query(form)),  # the address bar's (static/js/live.js)
             "permalink": query_string(query(form, with_next=False)),
             "board": query_string(query(form, mode="board", fresh=True)),
             "log": query_string(query(form, mode="log", fresh=True)),
             "next": query_string(next_round(form, ruling)) if ruling and ruling["next"] else None,
         },
     }
+
+
+def _imply_marker(form: Form, progress: Mapping[str, Any] | None) -> None:
+    """A player's last action needs no tap on its marker: it is the only one left."""
+    if form.do or form.editing is not None or progress is None:
+        return
+    left = progress["actions_left"][progress["to_act"]]
+    if len(left) == 1:
+        form.do = left[0]
+
+
+def _action_complete(rb: Any, form: Form) -> bool:
+    """The next action's marker is chosen and all its cards are tapped (or too many: the
+    referee says why); with fewer, the page waits for the rest."""
+    action = rb.actions.get(form.do)
+    return bool(form.do) and (action is None or len(form.chosen) >= action.cards)
+
+
+def add_action(rb: Any, form: Form, lang: str) -> tuple[dict[str, Any], bool]:
+    """Ask the referee about the log with the next action: (its answer, whether it only
+    waits for what the opponent took). The only choice the opponent had is taken for them."""
+    log = with_next_action(rb, form)
+    answer = referee(round_request(form, log), lang)
+    awaiting = _awaits_take(form, answer)
+    if awaiting:
+        offered = _offered(rb.actions.get(form.do), form.chosen)
+        if len(offered) == 1:
+            form.take = offered[0][0]
+            log = with_next_action(rb, form)
+            answer = referee(round_request(form, log), lang)
+            awaiting = _awaits_take(form, answer)
+    if answer["valid"]:
+        form.log = [act_token(entry) for entry in log]
+        _clear(rb, form, "")
+    return answer, awaiting
+
+
+def _awaits_take(form: Form, answer: Mapping[str, Any]) -> bool:
+    """The referee's only objection to the next action: nobody said what the opponent took."""
+    if answer["valid"]:
+        return False
+    fresh = [e for e in answer["errors"]
+             if field_for_path(e["path"], form.editing, len(form.log)) == "next"]
+    return bool(fresh) and all(e["code"] == "log.taken-missing" for e in fresh)
 
 
 def _names(rb: Any, form: Form, lang: str) -> dict[str, str]:
@@ -698,32 +750,69 @@ def log_view(rb: Any, form: Form, ruling: Mapping[str, Any] | None, names: Mappi
         entries.append({"index": k, "token": token, "entry": parse_act(token),
                         "player": names[mover] if mover else "",
                         "chooser": names[OTHER[mover]] if mover else ""})
-    if form.editing is not None and form.editing < len(movers):
-        mover = movers[form.editing]
-        actions = list(rb.actions)  # the referee says whether the one chosen is still free
+    editing = form.editing
+    if editing is not None:  # whose action it was, when the log so far is valid
+        mover = movers[editing] if editing < len(movers) else None
+        free = list(rb.actions)  # the referee says whether the one chosen is still free
     elif progress is not None:
-        mover, actions = progress["to_act"], progress["actions_left"][progress["to_act"]]
+        mover, free = progress["to_act"], progress["actions_left"][progress["to_act"]]
     else:
-        mover, actions = None, []
-    unseen = progress["unseen"] if progress else [g.cards for g in rb.geishas]
+        mover, free = None, []
+    unseen = _unseen(rb, rnd)
+    if editing is not None and unseen is not None:  # the changed action's cards are back
+        for card in _flat(entries[editing]["entry"].get("cards") or []):
+            if card in rb.geisha_index:
+                unseen[rb.geisha_index[card]] += 1
     chosen = form.chosen
-    tiles = [{"geisha": g, "left": unseen[i] - chosen.count(g.id)}
-             for i, g in enumerate(rb.geishas)]
     action = rb.actions.get(form.do)
     return {
         "entries": entries,
         "next_index": next_index,
-        "open": mover is not None and (progress is not None or form.editing is not None),
+        "open": progress is not None or editing is not None,
+        "editing": entries[editing] if editing is not None else None,
         "mover": mover,
         "chooser": OTHER[mover] if mover else None,
-        "actions": actions,
-        "tiles": tiles,
-        "chosen": chosen,
+        "markers": [{"id": aid, "action": a, "free": aid in free, "chosen": aid == form.do}
+                    for aid, a in rb.actions.items()],
+        "tiles": [{"geisha": g, "left": None if unseen is None
+                   else max(unseen[i] - chosen.count(g.id), 0)}
+                  for i, g in enumerate(rb.geishas)],
+        "slots": _slots(action, chosen),
+        # the empty card fields a tapped tile fills (static/js/live.js `data-fill`)
+        "free_slots": max((action.cards if action else SLOTS) - len(chosen), 0),
         "awaiting_take": awaiting_take,
         "offered": _offered(action, chosen) if awaiting_take else [],
         "refused": refused,
         "progress": progress,
     }
+
+
+def _flat(cards: list[Any]) -> list[str]:
+    return [c for group in cards for c in group] if cards and isinstance(cards[0], list) else cards
+
+
+def _unseen(rb: Any, rnd: Mapping[str, Any] | None) -> list[int] | None:
+    """How many of each geisha's cards no action has used yet, as the referee counts them:
+    during the round its count; once it is over, the card put aside (which the referee
+    names when the log shows it); None when the log so far is not valid."""
+    if rnd is None:
+        return None
+    if rnd.get("progress"):
+        return list(rnd["progress"]["unseen"])
+    return [1 if g.id == rnd.get("removed") else 0 for g in rb.geishas]
+
+
+def _slots(action: Any, chosen: list[str]) -> list[list[tuple[int, str]]]:
+    """The next action's card places, grouped as it offers them ((slot number, card or "")):
+    one group, or a competition's two sets. Before a marker is chosen: the cards so far."""
+    if action is None:
+        return [list(enumerate(chosen, start=1))] if chosen else []
+    places = list(enumerate((chosen + [""] * action.cards)[:max(action.cards, len(chosen))],
+                            start=1))
+    if action.split:
+        first = action.split[0]
+        return [places[:first], places[first:]]
+    return [places]
 
 
 def _offered(action: Any, chosen: list[str]) -> list[tuple[str, list[str]]]:

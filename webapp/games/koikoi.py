@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+from urllib.parse import quote
 
 from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup, escape
@@ -340,12 +341,18 @@ def options_in_force(rb: Any, table: Table) -> list[dict[str, Any]]:
 
 # -- the scoring checker ------------------------------------------------------------------------
 # The whole state lives in the query string (a GET form), so every ruling has a permalink:
-# `a=0,2,8,10&b=1,3&winner=a&ka=0&kb=1&ruleset=nintendo&viewings=off`.
+# `a=0,2,8,10&b=1,3&winner=a&ka=0&kb=1&ruleset=nintendo&viewings=off`, and the match around
+# the round: `na=Olena&nb=Jonas&round=3&dealer=b&ta=15&tb=2` (names, the round of the match,
+# who deals it, the points each player had before it; left out: round 1, the first dealer,
+# no points). A stepper button without JavaScript sends `step=a:+1` (koi-koi calls).
 MAX_PILE_TEXT = 400  # characters of one pile parameter
 MAX_TOKENS = 48
+MAX_NAME = 40
 PLAYERS = ("a", "b")
 WINNERS = {"a": "a", "b": "b", "none": None}
-STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset")
+MATCH_FIELDS = ("na", "nb", "round", "dealer", "ta", "tb")
+STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset", *MATCH_FIELDS)
+EVENTS = ("step",)
 
 
 @dataclass
@@ -358,6 +365,7 @@ class State:
     calls: dict[str, Any]  # player -> int (or the raw text when it is not a number)
     table: Table
     errors: dict[str, list[str]] = field(default_factory=dict)
+    match: dict[str, str] = field(default_factory=dict)  # MATCH_FIELDS as typed ("" = default)
 
     def error(self, name: str, message: str) -> None:
         self.errors.setdefault(name, []).append(message)
@@ -365,7 +373,8 @@ class State:
     @property
     def query(self) -> dict[str, str]:
         """The compact permalink query (same order every time)."""
-        out = {p: ",".join(str(c) for c in self.piles[p]) for p in PLAYERS if self.piles[p]}
+        out = {key: value for key, value in self.match.items() if value}
+        out.update({p: ",".join(str(c) for c in self.piles[p]) for p in PLAYERS if self.piles[p]})
         out["winner"] = self.winner
         for p in PLAYERS:
             out[f"k{p}"] = str(self.calls[p])
@@ -403,9 +412,19 @@ def parse_pile(rb: Any, values: list[str], name: str, state: State) -> list[int]
     return cards
 
 
+def parse_match(rb: Any, args: Any) -> dict[str, str]:
+    """The match fields as typed, a default value left out (round 1, the first dealer, 0)."""
+    defaults = {"round": "1", "dealer": rb.first_dealer, "ta": "0", "tb": "0"}
+    out = {}
+    for key in MATCH_FIELDS:
+        value = args.get(key, "").strip()[:MAX_VALUE * 2]
+        out[key] = "" if value == defaults.get(key) else value
+    return out
+
+
 def parse_state(rb: Any, args: Any) -> State:
     table = parse_table(rb, args)
-    state = State({}, {}, "a", {"a": 0, "b": 0}, table)
+    state = State({}, {}, "a", {"a": 0, "b": 0}, table, match=parse_match(rb, args))
     for key, message in table.errors.items():
         state.error(key, message)
     for p in PLAYERS:
@@ -430,16 +449,36 @@ def parse_state(rb: Any, args: Any) -> State:
     return state
 
 
+def _whole(text: str) -> Any:
+    """A whole number when the text is one, else the text (the referee says why not)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 7 else text
+
+
 def referee_request(state: State) -> dict[str, Any]:
-    """The JSON request the checker sends (the same one the JavaScript builds)."""
+    """The JSON request the checker sends: the round, and where it stands in the match."""
     winner = WINNERS.get(state.winner)
     captured = {p: state.piles[p] for p in PLAYERS if state.piles[p] or p == winner}
-    return {
+    request: dict[str, Any] = {
         "game": "koikoi",
         "ruleset": state.table.ruleset,
         "options": dict(state.table.overrides),
-        "rounds": [{"winner": winner, "captured": captured, "koikoi": dict(state.calls)}],
     }
+    match = state.match
+    players = {p: match[f"n{p}"] for p in PLAYERS if match[f"n{p}"]}
+    if players:
+        request["players"] = players
+    start: dict[str, Any] = {}
+    if match["round"]:
+        start["round"] = _whole(match["round"])
+    if match["dealer"]:
+        start["dealer"] = match["dealer"]
+    totals = {p: _whole(match[f"t{p}"]) for p in PLAYERS if match[f"t{p}"]}
+    if totals:
+        start["totals"] = totals
+    if start:
+        request["start"] = start
+    request["rounds"] = [{"winner": winner, "captured": captured, "koikoi": dict(state.calls)}]
+    return request
 
 
 def error_field(path: str) -> str:
@@ -449,6 +488,12 @@ def error_field(path: str) -> str:
         return "ruleset"
     if parts[0] == "options" and len(parts) > 1:
         return parts[1]
+    if parts[0] == "players" and len(parts) > 1 and parts[1] in PLAYERS:
+        return "n" + parts[1]
+    if parts[0] == "start" and len(parts) > 1:
+        if parts[1] == "totals" and len(parts) > 2 and parts[2] in PLAYERS:
+            return "t" + parts[2]
+        return parts[1] if parts[1] in ("round", "dealer") else "form"
     if parts[0] == "rounds" and len(parts) > 2:
         if parts[2] == "captured" and len(parts) > 3 and parts[3] in PLAYERS:
             return parts[3]
@@ -459,17 +504,56 @@ def error_field(path: str) -> str:
     return "form"
 
 
+def _step(state: State, value: str) -> bool:
+    """`a:+1`: one koi-koi call more by A (never below 0); True when the value is one."""
+    player, _, change = value.partition(":")
+    if player not in PLAYERS or change not in ("+1", "-1") or not isinstance(
+            state.calls[player], int):
+        return False
+    state.calls[player] = max(state.calls[player] + int(change), 0)
+    return True
+
+
+def next_round(rb: Any, state: State, req: dict[str, Any], ruling: dict[str, Any],
+               lang: str) -> str | None:
+    """The next round's query: the round after this one, dealt by whom the rules say, with the
+    new totals; names, ruleset and options kept. None once the match is over.
+
+    The referee's answer names each round's dealer but not the next one's, so it is asked
+    about this round followed by a round without a winner: that round's dealer is the next
+    dealer (the rules, as ever, stay with the referee)."""
+    if ruling["result"]["status"] != "continue":
+        return None
+    probe = referee({**req, "rounds": [*req["rounds"], {"winner": None}]}, lang)
+    if not probe["valid"]:
+        return None
+    after = probe["rounds"][-1]
+    match = parse_match(rb, {"na": state.match["na"], "nb": state.match["nb"],
+                             "round": str(after["round"]), "dealer": after["dealer"],
+                             **{f"t{p}": str(ruling["totals"][p]) for p in PLAYERS}})
+    query = {k: v for k, v in match.items() if v}
+    query.update({"winner": "a", "ka": "0", "kb": "0", "ruleset": state.table.ruleset})
+    query.update({key: encode(value) for key, value in state.table.overrides.items()})
+    return "&".join(f"{k}={quote(v, safe=',')}" for k, v in query.items())
+
+
 def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
     """The checker page's context, or the compact permalink of a form as submitted."""
     state = parse_state(rb, args)
     submitted = any(key in args for key in STATE_FIELDS)
+    if "step" in args and not state.errors and _step(state, args.get("step", "")):
+        return Redirect(permalink(state))
+    # A plain form submit sends a=0&a=8 and every empty option: tidy it into the compact
+    # permalink (only when nothing needs to be shown as typed).
+    if submitted and not state.errors and sorted(args.items(multi=True)) != sorted(
+            state.query.items()):
+        return Redirect(permalink(state))
     ruling = None
     req = referee_request(state)
-    if submitted:
-        # A plain form submit sends a=0&a=8 and every empty option: tidy it into the
-        # compact permalink (only when nothing needs to be shown as typed).
-        if not state.errors and sorted(args.items(multi=True)) != sorted(state.query.items()):
-            return Redirect("&".join(f"{k}={v}" for k, v in state.query.items()))
+    # The referee is asked once there is a round to score: cards ticked, or a round without
+    # a winner. Before that, an empty pile is no mistake yet.
+    asked = bool(state.piles["a"] or state.piles["b"]) or state.winner == "none"
+    if asked:
         ruling = referee(req, lang)
         if not ruling["valid"]:
             unread = set(state.errors)  # fields already showing why they were not read
@@ -480,26 +564,53 @@ def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
     scored: dict[str, int] = {}
     highlight: set[str] = set()
     round_ = None
-    if ruling and ruling.get("valid") and not state.errors:
+    valid = bool(ruling and ruling.get("valid") and not state.errors)
+    if valid:
         round_ = ruling["rounds"][0]
         for y in round_["yaku"]:
             scored[y["id"]] = y["points"]
             highlight.update(y["cards"])
+    names = dict(ruling["players"]) if valid else _names(state, lang)
     return {
         "ck": state,
         "submitted": submitted,
+        "asked": asked,
         "ruling": ruling,
         "round": round_,
+        "result": ruling["result"] if valid else None,
+        "totals": ruling["totals"] if valid else None,
+        "names": names,
         "scored": scored,
         "highlight": highlight,
         "request_json": req,
         "table": state.table,
         "page_args": {"ruleset": state.table.ruleset,
                       **{k: encode(v) for k, v in state.table.overrides.items()}},
-        "permalink_query": "&".join(f"{k}={v}" for k, v in state.query.items()) if submitted else None,
+        "permalink_query": permalink(state) if asked else None,
+        "next_query": next_round(rb, state, req, ruling, lang) if valid else None,
+        "clear_query": "&".join(f"{k}={quote(v, safe=',')}" for k, v in state.query.items()
+                                if k in MATCH_FIELDS or k == "ruleset" or k in rb.options),
         "field_errors": {k: " ".join(v) for k, v in state.errors.items()},
+        "error_count": sum(len(v) for v in state.errors.values()),
         "notices": [],  # option errors are shown next to their fields here
     }
+
+
+def permalink(state: State) -> str:
+    return "&".join(f"{k}={quote(v, safe=',')}" for k, v in state.query.items())
+
+
+def _names(state: State, lang: str) -> dict[str, str]:
+    """The players' names as typed (a valid one), else "Player A" / "Player B"."""
+    from rulebook.i18n import translator
+
+    t = translator(lang)
+    out = {"a": t.gettext(N_("Player A")), "b": t.gettext(N_("Player B"))}
+    for p in PLAYERS:
+        name = state.match[f"n{p}"]
+        if name and len(name) <= MAX_NAME:
+            out[p] = name
+    return out
 
 
 WEB = WebGame(
@@ -517,5 +628,5 @@ WEB = WebGame(
     checker=checker,
     helpers=sys.modules[__name__],
     parameters=lambda rb: frozenset({"ruleset", *rb.options}),
-    checker_parameters=lambda rb: frozenset({*STATE_FIELDS, *rb.options}),
+    checker_parameters=lambda rb: frozenset({*STATE_FIELDS, *EVENTS, *rb.options}),
 )

@@ -4,12 +4,18 @@
    This script sends the form as it is (with the button pressed, if any) and puts the
    regions marked `data-live-region` of the page the server answers in place of the
    current ones, so the ruling follows every change without a reload; the address bar
-   follows too (the permalink). Two kinds of buttons change a field here before asking:
+   follows too (the answer's `data-live-address`, the form's tidy address, if it has one). Two kinds of buttons change a field here before asking:
      data-step="+1" data-for="<input id>"   add to a number, within its min and max;
      data-fill="<input name>"                put the button's value in the first empty
                                              field of that name.
-   When the server cannot be reached, the region `data-live-offline` is shown and
-   everything typed stays as it is. */
+   Fields are not swapped (what is being typed stays as it is); those marked
+   `data-live-attrs` take the answer's class, aria-invalid and aria-describedby.
+   Focus stays where it was; when that element is gone, it goes where the button pressed
+   points (`formaction="…#target"`, where the page without this script opens).
+   Elements marked `data-live-hidden` are only needed without this script (a submit
+   button for fields that update live) and are hidden.
+   When the server cannot be reached, the region `data-live-offline` is shown, everything
+   typed stays as it is, and the form is sent again once the browser is back online. */
 (function () {
   "use strict";
   var form = document.querySelector("form[data-live]");
@@ -17,9 +23,14 @@
   var offline = document.querySelector("[data-live-offline]");
   var timer = null;
   var asked = 0;
+  var failed = false;
   var DELAY = 120;
 
-  function query(submitter) {
+  document.querySelectorAll("[data-live-hidden]").forEach(function (element) {
+    element.hidden = true;
+  });
+
+  function address(submitter) {
     var params = new URLSearchParams();
     Array.prototype.forEach.call(form.elements, function (field) {
       if (!field.name || field.disabled || field.type === "submit" || field.type === "button") { return; }
@@ -27,13 +38,45 @@
       params.append(field.name, field.value);
     });
     if (submitter && submitter.name) { params.append(submitter.name, submitter.value); }
-    var text = params.toString();
-    return form.getAttribute("action") + (text ? "?" + text : "");
+    var url = new URL(form.getAttribute("action") || "", window.location.href);
+    url.search = params.toString();
+    url.hash = "";
+    return url.toString();
   }
 
-  function swap(html) {
-    var fresh = new DOMParser().parseFromString(html, "text/html");
-    var focused = document.activeElement && document.activeElement.id;
+  function target(button) {
+    var action = button && (button.getAttribute("formaction") || form.getAttribute("action"));
+    var hash = action ? new URL(action, window.location.href).hash : "";
+    return hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+  }
+
+  function refocus(focused, button) {
+    if (focused && focused !== document.body && document.contains(focused)) { return; }
+    var same = focused && focused.id && document.getElementById(focused.id);
+    if (same) { same.focus({ preventScroll: true }); return; }
+    var next = target(button);
+    if (!next) { return; }
+    next.focus({ preventScroll: true });
+    var box = next.getBoundingClientRect();
+    if (box.bottom < 0 || box.top > window.innerHeight) { next.scrollIntoView({ block: "start" }); }
+  }
+
+  var SYNCED = ["class", "aria-invalid", "aria-describedby"];
+
+  function sync(fresh) {
+    document.querySelectorAll("[data-live-attrs]").forEach(function (element) {
+      var next = fresh.getElementById(element.id);
+      if (!next) { return; }
+      SYNCED.forEach(function (name) {
+        var value = next.getAttribute(name);
+        if (value === null) { element.removeAttribute(name); }
+        else if (element.getAttribute(name) !== value) { element.setAttribute(name, value); }
+      });
+    });
+  }
+
+  function swap(fresh, button) {
+    var focused = document.activeElement;
     document.querySelectorAll("[data-live-region]").forEach(function (region) {
       var next = fresh.getElementById(region.id);
       if (!next) { region.hidden = true; return; }
@@ -42,16 +85,14 @@
     // regions the new page has and this one lacks cannot be placed: ask for the whole page
     var missing = Array.prototype.some.call(fresh.querySelectorAll("[data-live-region]"),
       function (region) { return !document.getElementById(region.id); });
-    if (focused && document.getElementById(focused) && document.activeElement === document.body) {
-      document.getElementById(focused).focus({ preventScroll: true });
-    }
+    if (!missing) { sync(fresh); refocus(focused, button); }
     return !missing;
   }
 
-  function ask(submitter) {
+  function ask(submitter, button) {
     window.clearTimeout(timer);
     var mine = ++asked;
-    var url = query(submitter);
+    var url = address(submitter);
     form.setAttribute("aria-busy", "true");
     fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
       .then(function (response) {
@@ -60,19 +101,26 @@
       })
       .then(function (answer) {
         if (mine !== asked) { return; }
+        failed = false;
         if (offline) { offline.hidden = true; }
-        if (!swap(answer[1])) { window.location.assign(answer[0]); return; }
-        window.history.replaceState(null, "", answer[0]);
+        var fresh = new DOMParser().parseFromString(answer[1], "text/html");
+        if (!swap(fresh, button || submitter)) { window.location.assign(answer[0]); return; }
+        var tidy = fresh.querySelector("form[data-live-address]");
+        window.history.replaceState(null, "", tidy ? tidy.getAttribute("data-live-address") : answer[0]);
       })
       .catch(function () {
-        if (mine === asked && offline) { offline.hidden = false; }
+        if (mine !== asked) { return; }
+        failed = true;
+        if (offline) { offline.hidden = false; }
       })
       .then(function () { if (mine === asked) { form.removeAttribute("aria-busy"); } });
   }
 
-  function later() {
+  function later(button) {
+    asked++;  // an answer still on its way is for an older form: it must not overwrite this one
+    form.setAttribute("aria-busy", "true");
     window.clearTimeout(timer);
-    timer = window.setTimeout(function () { ask(null); }, DELAY);
+    timer = window.setTimeout(function () { ask(null, button); }, DELAY);
   }
 
   function step(button) {
@@ -101,16 +149,17 @@
     var changed = button.hasAttribute("data-step") ? step(button) : fill(button);
     if (!changed) { return; }  // nothing to change here: let the server say why
     event.preventDefault();
-    later();
+    later(button);
   });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     ask(event.submitter || null);
   });
-  form.addEventListener("change", later);
+  form.addEventListener("change", function () { later(null); });
   form.addEventListener("input", function (event) {
-    if (event.target.type !== "radio" && event.target.type !== "checkbox") { later(); }
+    if (event.target.type !== "radio" && event.target.type !== "checkbox") { later(null); }
   });
+  window.addEventListener("online", function () { if (failed) { ask(null); } });
 
   // The copy-link button: only where the Clipboard API is there.
   document.addEventListener("click", function (event) {

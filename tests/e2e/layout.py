@@ -1,0 +1,46 @@
+"""What a finished page looks like, measured in the browser: the checkers' browser tests
+share these checks (nothing runs on import)."""
+from __future__ import annotations
+
+# Words wider than the element that holds them: the browser would break them mid-word
+# ("Butterflie/s"). Hidden text and visually hidden labels are not looked at.
+BROKEN_WORDS = """sel => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const bad = new Set();
+  document.querySelectorAll(sel).forEach(e => {
+    if (!e.offsetParent || e.clientWidth <= 1) return;
+    const copy = e.cloneNode(true);
+    copy.querySelectorAll('.visually-hidden, [hidden]').forEach(h => h.remove());
+    const s = getComputedStyle(e);
+    ctx.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const room = e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+    for (const word of copy.textContent.trim().split(/\\s+/)) {
+      if (word && ctx.measureText(word).width > room + 0.5) bad.add(word);
+    }
+  });
+  return [...bad];
+}"""
+
+
+def broken_words(page, selector: str) -> list[str]:
+    return page.evaluate(BROKEN_WORDS, selector)
+
+
+def overflow(page) -> int:
+    """How far the page is wider than the screen (a sideways scroll), in CSS px."""
+    return page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+
+
+def verdict_in_view(page) -> bool:
+    """The verdict (#verdict) is on screen: inside the viewport's height."""
+    return page.evaluate("""() => {
+        const r = document.getElementById('verdict').getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }""")
+
+
+def small_targets(page, selector: str) -> list[list[float]]:
+    """The visible targets smaller than 44 x 44 CSS px (WCAG 2.5.8, the house rule)."""
+    boxes = page.locator(selector).evaluate_all(
+        "els => els.filter(e => e.offsetParent).map(e => e.getBoundingClientRect())"
+        ".map(r => [r.width, r.height])")
+    return [box for box in boxes if box[0] < 44 or box[1] < 44]
