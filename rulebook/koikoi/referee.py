@@ -613,6 +613,8 @@ class _Check:
             "rounds": out_rounds,
             "totals": totals,
             "result": result,
+            # the round that follows, and who deals it (match.dealer, match.dealer-after-draw)
+            "next": {"round": played + 1, "dealer": dealer} if played < total_rounds else None,
         }
 
     def step(self, rule: str, template: str, **values: Any) -> dict[str, str]:

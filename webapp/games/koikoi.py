@@ -514,20 +514,12 @@ def _step(state: State, value: str) -> bool:
     return True
 
 
-def next_round(rb: Any, state: State, req: dict[str, Any], ruling: dict[str, Any],
-               lang: str) -> str | None:
-    """The next round's query: the round after this one, dealt by whom the rules say, with the
-    new totals; names, ruleset and options kept. None once the match is over.
-
-    The referee's answer names each round's dealer but not the next one's, so it is asked
-    about this round followed by a round without a winner: that round's dealer is the next
-    dealer (the rules, as ever, stay with the referee)."""
-    if ruling["result"]["status"] != "continue":
+def next_round(rb: Any, state: State, ruling: dict[str, Any]) -> str | None:
+    """The next round's query: the round after this one, dealt by whom the referee says,
+    with the new totals; names, ruleset and options kept. None once the match is over."""
+    after = ruling["next"]
+    if after is None:
         return None
-    probe = referee({**req, "rounds": [*req["rounds"], {"winner": None}]}, lang)
-    if not probe["valid"]:
-        return None
-    after = probe["rounds"][-1]
     match = parse_match(rb, {"na": state.match["na"], "nb": state.match["nb"],
                              "round": str(after["round"]), "dealer": after["dealer"],
                              **{f"t{p}": str(ruling["totals"][p]) for p in PLAYERS}})
@@ -587,7 +579,7 @@ def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
         "page_args": {"ruleset": state.table.ruleset,
                       **{k: encode(v) for k, v in state.table.overrides.items()}},
         "permalink_query": permalink(state) if asked else None,
-        "next_query": next_round(rb, state, req, ruling, lang) if valid else None,
+        "next_query": next_round(rb, state, ruling) if valid else None,
         "clear_query": "&".join(f"{k}={quote(v, safe=',')}" for k, v in state.query.items()
                                 if k in MATCH_FIELDS or k == "ruleset" or k in rb.options),
         "field_errors": {k: " ".join(v) for k, v in state.errors.items()},

@@ -711,3 +711,13 @@ def test_referee_start_refuses_what_cannot_be():
     last = referee({"game": "koikoi", "options": {"rounds": 3}, "start": {"round": 3},
                     "rounds": [{"winner": None}, {"winner": None}]})
     assert [e["code"] for e in last["errors"]] == ["round.after-end"]
+
+
+def test_match_dealer_of_the_next_round_is_in_the_answer():
+    won = referee({"game": "koikoi", "rounds": [{"winner": "b", "captured": {"b": [0, 2, 8, 10, 28, 30]}}]})
+    assert won["next"] == {"round": 2, "dealer": "b"}  # Nintendo: the winner deals
+    drawn = referee({"game": "koikoi", "ruleset": "fudawiki", "rounds": [{"winner": None}]})
+    assert drawn["next"] == {"round": 2, "dealer": "a"}  # FudaWiki: the same dealer after a draw
+    over = referee({"game": "koikoi", "options": {"rounds": 3}, "start": {"round": 3},
+                    "rounds": [{"winner": None}]})
+    assert over["next"] is None
