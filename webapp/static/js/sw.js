@@ -5,9 +5,10 @@
      network first, so an answer is never older than the server's; a copy of each 200 is
      kept, and shown only when the network cannot be reached.
    - Static files with content-hashed names (never changed): from the copy once fetched.
-   - The scoring checker and the API are never answered from a copy: a ruling is always
-     the referee's answer of the moment. Without a network the checker's own script shows
-     its offline message, and opening a checker shows the offline page instead.
+   - The scoring checker and the API are never answered from a copy, not even the
+     browser's HTTP cache: a ruling is always the referee's answer of the moment. Without
+     a network the checker's own script shows its offline message, and opening a checker
+     shows the offline page instead.
    - A page that was never read: the offline page in the page's language, kept from the
      first page read in that language; else the browser's own offline page. */
 "use strict";
@@ -20,13 +21,31 @@ var HASHED = /^static\/.+\.[0-9a-f]{12}\.[A-Za-z0-9]+$/;  // webapp/caching.py's
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 
+// On activation: drop the copies of older versions, take over the open pages, and keep
+// those pages too (the first page read came before there was a worker to keep it).
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (name) {
       return name.indexOf("shinpan-") === 0 && name !== PAGES && name !== FILES;
     }).map(function (name) { return caches.delete(name); }));
-  }).then(function () { return self.clients.claim(); }));
+  }).then(function () { return self.clients.claim(); })
+    .then(function () { return self.clients.matchAll({ type: "window" }); })
+    .then(function (windows) { return Promise.all(windows.map(keepOpenPage)); }));
 });
+
+function isPage(path) { return path.indexOf("api/") !== 0 && !/(^|\/)score$/.test(path); }
+
+function keepOpenPage(client) {
+  var url = new URL(client.url);
+  url.hash = "";
+  var path = url.pathname.slice(ROOT.length);
+  if (url.origin !== self.location.origin || url.pathname.indexOf(ROOT) !== 0) { return null; }
+  var offline = keepOfflinePage(language(path));
+  if (!isPage(path)) { return offline; }
+  return Promise.all([offline, fetch(url.href).then(function (response) {
+    return response.ok && response.type === "basic" ? keep(PAGES, MAX_PAGES, url.href, response) : null;
+  }).catch(function () { return null; })]);
+}
 
 function language(path) {
   var match = /^([a-z]{2})\//.exec(path);
@@ -52,6 +71,7 @@ function keep(name, most, key, response) {
 function offlineUrl(lang) { return ROOT + lang + "/offline"; }
 
 function keepOfflinePage(lang) {
+  if (!lang) { return Promise.resolve(null); }
   var url = offlineUrl(lang);
   return caches.match(url).then(function (kept) {
     if (kept) { return null; }
@@ -75,15 +95,26 @@ function networkFirst(event, path) {
   return fetch(request).then(function (response) {
     if (response.ok && response.type === "basic") {
       event.waitUntil(keep(PAGES, MAX_PAGES, request.url, response.clone()));
-      var lang = language(path);
-      if (lang) { event.waitUntil(keepOfflinePage(lang)); }
     }
+    event.waitUntil(keepOfflinePage(language(path)));
     return response;
   }).catch(function () {
     return caches.match(request.url, { ignoreVary: true }).then(function (kept) {
       return kept || offlinePage(path);
     });
   });
+}
+
+// A checker page or the checker's own request: always the server's answer of the moment,
+// past the browser's HTTP cache too (revalidated: a 304 when nothing changed).
+function askTheReferee(event, path) {
+  var request = event.request;
+  var fresh = new Request(request.url, { cache: "no-cache", credentials: "same-origin",
+    headers: request.headers, redirect: request.mode === "navigate" ? "manual" : "follow" });
+  return fetch(fresh).then(function (response) {
+    if (request.mode === "navigate") { event.waitUntil(keepOfflinePage(language(path))); }
+    return response;
+  }, function () { return request.mode === "navigate" ? offlinePage(path) : Response.error(); });
 }
 
 function fromCopy(event) {
@@ -101,12 +132,8 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET" || url.origin !== self.location.origin
       || url.pathname.indexOf(ROOT) !== 0) { return; }
   var path = url.pathname.slice(ROOT.length);  // "en/hanamikoji/"
-  if (path.indexOf("api/") === 0) { return; }
+  if (path.indexOf("api/") === 0) { return; }  // never answered here
   if (HASHED.test(path)) { event.respondWith(fromCopy(event)); return; }
-  if (request.mode !== "navigate") { return; }  // the checker's own requests among them
-  if (/\/score$/.test(url.pathname)) {
-    event.respondWith(fetch(request).catch(function () { return offlinePage(path); }));
-    return;
-  }
-  event.respondWith(networkFirst(event, path));
+  if (!isPage(path)) { event.respondWith(askTheReferee(event, path)); return; }
+  if (request.mode === "navigate") { event.respondWith(networkFirst(event, path)); }
 });
