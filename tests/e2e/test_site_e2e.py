@@ -330,18 +330,37 @@ def test_search_in_ukrainian(tab, live_server):
 
 def test_contents_follow_on_a_phone(phone, live_server):
     phone.goto(f"{live_server}/de/koikoi/")
-    jump = phone.locator("#toc-jump a")
-    phone.locator('[id="section-match"]').scroll_into_view_if_needed()
-    assert jump.is_visible() and in_viewport(jump)
-    box = jump.bounding_box()
-    assert box["height"] >= 44 and box["y"] + box["height"] <= 844
-    jump.click()
-    phone.wait_for_url(re.compile(r"#toc$"))
-    assert in_viewport(phone.locator("#toc"))
-    phone.locator("#toc").get_by_role("link").nth(5).click()
+    by_id(phone, "section-match").scroll_into_view_if_needed()
+    menu = phone.locator("#contents-menu > summary")
+    assert menu.is_visible() and 0 <= menu.bounding_box()["y"] < 60, "in the header, which stays"
+    open_menu(phone, "contents-menu")
+    links = phone.locator("#contents-menu .menu__panel a")
+    assert links.count() == len(phone.locator("#toc .toc__sections > li").all())
+    for link in links.all()[:3]:
+        assert link.bounding_box()["height"] >= 44
+    links.nth(5).click()
     phone.wait_for_url(re.compile(r"#section-"))
-    target = urlsplit(phone.url).fragment
-    assert in_viewport(by_id(phone, target))
+    phone.wait_for_selector("#contents-menu:not([open])")  # out of the way once used
+    assert in_viewport(by_id(phone, urlsplit(phone.url).fragment))
+
+
+def test_four_header_buttons_fit_at_320(browser, live_server):
+    context = new_context(browser, viewport={"width": 320, "height": 700})
+    try:
+        page = context.new_page()
+        for lang in LANGUAGES:
+            page.goto(f"{live_server}/{lang}/hanamikoji/")
+            assert overflow(page) <= 0, lang
+            right = 0
+            for control in page.locator("#site-header .brand, #site-header summary").all():
+                box = control.bounding_box()
+                assert box["height"] >= 44 and box["width"] >= 44, lang
+                assert box["x"] >= right and box["x"] + box["width"] <= 320, lang  # no overlap
+                right = box["x"] + box["width"]
+            brand = page.locator("#site-header .brand")
+            assert brand.evaluate("e => e.scrollWidth <= e.clientWidth"), f"name cut in {lang}"
+    finally:
+        context.close()
 
 
 def test_contents_beside_the_rules_on_a_desktop(tab, live_server):
@@ -353,7 +372,7 @@ def test_contents_beside_the_rules_on_a_desktop(tab, live_server):
     assert in_viewport(toc), "the contents follow"
     current = toc.locator("a[aria-current]").get_attribute("href")
     assert current in ("#section-rulesets", "#section-options", "#section-disagreements")
-    assert tab.locator("#toc-jump").is_hidden()
+    assert tab.locator("#contents-menu").is_hidden()
 
 
 # -- table options ----------------------------------------------------------------------
@@ -420,6 +439,10 @@ def test_options_menus_and_search_work_without_javascript(nojs, live_server):
     switch_language(page, "Français")
     page.wait_for_url(re.compile(r"/fr/hanamikoji/\?"))
     assert html_lang(page) == "fr"
+    page.set_viewport_size(PHONE)
+    open_menu(page, "contents-menu")
+    page.locator("#contents-menu a").nth(3).click()
+    page.wait_for_url(re.compile(r"#section-"))
 
 
 # -- look finished ----------------------------------------------------------------------
@@ -569,7 +592,7 @@ def test_print_hides_navigation_and_forms(tab, live_server, artifacts):
     tab.goto(f"{live_server}/en/hanamikoji/?round_limit=1")
     tab.emulate_media(media="print")
     try:
-        for selector in [".site-header", ".game-nav", "#options", "#toc", "#toc-jump",
+        for selector in [".site-header", ".game-nav", "#options", "#toc",
                          ".skip-link", ".permalink", "#for-developers"]:
             hidden = tab.locator(selector).evaluate_all(
                 "els => els.every(e => !e.checkVisibility())")

@@ -1,7 +1,7 @@
 /* Progressive enhancement only: the site works without this file.
    - The language links keep the rule you are reading (the URL fragment).
-   - The header menus (<details>) close on Escape, on a click elsewhere, and when another
-     opens; the search menu puts the cursor in its field.
+   - The header menus (<details>) close on Escape, on a click elsewhere or on one of their
+     links, and when another opens; the search menu puts the cursor in its field.
    - The contents beside a rules page mark the section in view.
    - The service worker keeps the pages you read for reading offline (static/js/sw.js). */
 (function () {
@@ -27,7 +27,9 @@
     });
   });
   document.addEventListener("click", function (event) {
-    if (!event.target.closest || !event.target.closest("details.menu")) { closeMenus(null); }
+    var inside = event.target.closest && event.target.closest("details.menu");
+    // a click outside, or on a link inside (the contents: the page goes there), closes
+    if (!inside || event.target.closest(".menu__panel a")) { closeMenus(null); }
   });
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") { return; }
@@ -37,8 +39,12 @@
     open.querySelector("summary").focus();
   });
 
-  var toc = document.getElementById("toc");
-  if (toc && window.IntersectionObserver) {
+  // After the page has loaded: neither competes with the first paint.
+  window.addEventListener("load", function () { markSectionInView(); register(); });
+
+  function markSectionInView() {
+    var toc = document.getElementById("toc");
+    if (!toc || !window.IntersectionObserver) { return; }
     var links = {};
     toc.querySelectorAll(".toc__sections > li > a").forEach(function (link) {
       links[link.getAttribute("href").slice(1)] = link;
@@ -61,7 +67,8 @@
 
   var script = document.currentScript;
   var worker = script && script.getAttribute("data-service-worker");
-  if (worker && "serviceWorker" in navigator) {
+  function register() {
+    if (!worker || !("serviceWorker" in navigator)) { return; }
     navigator.serviceWorker.register(worker).catch(function () { /* the site works without */ });
   }
 })();
