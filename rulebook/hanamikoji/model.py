@@ -6,10 +6,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..loader import HERE, RulebookError, collect_rules, collect_titles, load_yaml_checked
+from ..loader import RulebookError, collect_rules, collect_titles, load_yaml_checked
 
-DEFAULT_PATH = HERE / "hanamikoji.yaml"
-SCHEMA = "hanamikoji.rulebook.schema.json"
+FOLDER = Path(__file__).resolve().parent
+DEFAULT_PATH = FOLDER / "rulebook.yaml"
+SCHEMA = FOLDER / "schemas" / "rulebook.schema.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +94,7 @@ class Section:
 @dataclass(frozen=True)
 class Rulebook:
     source_file: str
+    title: str
     canonical_source: str  # a key of `sources`
     sources: dict[str, Source]
     geishas: tuple[Geisha, ...]
@@ -218,6 +220,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
     rnd, victory = data["round"], data["victory"]
     return Rulebook(
         source_file=source_file,
+        title=data["title"],
         canonical_source=data["canonical_source"],
         sources={key: Source(key=key, **spec) for key, spec in data["sources"].items()},
         geishas=geishas,
