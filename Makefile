@@ -34,7 +34,7 @@ faulttest: $(VENV)/.runtime catalogs  ## bad and slow requests during load, loop
 	$(BIN)/python tools/faulttest.py
 
 # Lighthouse 12 (npm; 13 needs Node 22) on Debian's Chromium, mobile preset: home, both rules
-# pages, both checkers with a ruling; fails under 95 in any category. Not in `make test`.
+# pages, both checkers with a ruling; the median of five runs; fails under 95. Not in `make test`.
 lighthouse: $(VENV)/.runtime catalogs browser  ## Lighthouse scores of the main pages
 	@test -x node_modules/.bin/lighthouse || npm ci --no-audit --no-fund --silent
 	$(BIN)/python -m tools.lighthouse

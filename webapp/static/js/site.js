@@ -57,6 +57,11 @@
           other.removeAttribute("aria-current");
         });
         link.setAttribute("aria-current", "location");
+        // beside the rules the contents scroll on their own: keep the current one in them
+        if (getComputedStyle(toc).position === "sticky"
+            && (link.offsetTop < toc.scrollTop || link.offsetTop > toc.scrollTop + toc.clientHeight - 48)) {
+          toc.scrollTop = link.offsetTop - 48;
+        }
       });
     }, { rootMargin: "0px 0px -70% 0px" });
     Object.keys(links).forEach(function (id) {
