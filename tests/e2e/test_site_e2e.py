@@ -14,6 +14,7 @@ Screenshots land in tests/artifacts/site/<page>-<lang>-<phone|desktop>.png.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from itertools import pairwise
 from urllib.parse import parse_qs, urlsplit
 
@@ -78,6 +79,16 @@ def query_of(url: str) -> dict[str, list[str]]:
 def overflow(page) -> int:
     return page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+@contextmanager
+def own_page(browser, **options):
+    """A page in a context of its own (its size, scheme, service worker), closed after."""
+    context = new_context(browser, **options)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 def new_context(browser, **kwargs):
@@ -345,9 +356,7 @@ def test_contents_follow_on_a_phone(phone, live_server):
 
 
 def test_four_header_buttons_fit_at_320(browser, live_server):
-    context = new_context(browser, viewport={"width": 320, "height": 700})
-    try:
-        page = context.new_page()
+    with own_page(browser, viewport={"width": 320, "height": 700}) as page:
         for lang in LANGUAGES:
             page.goto(f"{live_server}/{lang}/hanamikoji/")
             assert overflow(page) <= 0, lang
@@ -359,8 +368,6 @@ def test_four_header_buttons_fit_at_320(browser, live_server):
                 right = box["x"] + box["width"]
             brand = page.locator("#site-header .brand")
             assert brand.evaluate("e => e.scrollWidth <= e.clientWidth"), f"name cut in {lang}"
-    finally:
-        context.close()
 
 
 def test_contents_beside_the_rules_on_a_desktop(tab, live_server):
@@ -403,9 +410,7 @@ def test_toggle_round_limit_and_edition(tab, live_server):
 
 def test_option_choices_are_whole_and_big_on_a_phone(browser, live_server):
     """No edition or round-limit choice is cut short, even at 320 px; each row is a target."""
-    context = new_context(browser, viewport={"width": 320, "height": 740})
-    try:
-        page = context.new_page()
+    with own_page(browser, viewport={"width": 320, "height": 740}) as page:
         for lang in LANGUAGES:
             page.goto(f"{live_server}/{lang}/hanamikoji/")
             for row in page.locator("#options .check").all():
@@ -413,8 +418,6 @@ def test_option_choices_are_whole_and_big_on_a_phone(browser, live_server):
                 assert label.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), lang
                 box = row.bounding_box()
                 assert box["height"] >= 44 and box["x"] + box["width"] <= 320, lang
-    finally:
-        context.close()
 
 
 # -- without JavaScript ------------------------------------------------------------------
@@ -475,9 +478,7 @@ def test_narrow_screens_break_no_word_and_never_overflow(browser, live_server, l
     """At 320 and 390 px (and 980 px, just above a column break) every page fits;
     geisha cards, action tiles and Koi-Koi card names wrap between words, never inside
     one; the geisha cards of a row line up."""
-    context = new_context(browser, viewport={"width": 320, "height": 740})
-    try:
-        page = context.new_page()
+    with own_page(browser, viewport={"width": 320, "height": 740}) as page:
         for path, selector in [
             (f"/{lang}/hanamikoji/?edition=geekach&round_limit=1",
              ".geisha, .action-tile__name, .action-tile__facts, h1, .rule__title"),
@@ -492,8 +493,6 @@ def test_narrow_screens_break_no_word_and_never_overflow(browser, live_server, l
                 assert not broken, f"words broken at {width}px on {path}: {broken}"
                 if "hanamikoji" in path:
                     assert page.evaluate(ROWS_ALIGNED), f"geisha cards out of line at {width}px"
-    finally:
-        context.close()
 
 
 def test_yaku_table_fits_a_phone(phone, live_server, artifacts):
@@ -517,9 +516,7 @@ def test_yaku_table_fits_a_phone(phone, live_server, artifacts):
 @pytest.mark.parametrize("path", ["/en/hanamikoji/?round_limit=1", "/de/koikoi/",
                                   "/uk/developers", "/fr/"])
 def test_dark_scheme_follows_the_system(browser, live_server, artifacts, path):
-    context = new_context(browser, viewport=PHONE, color_scheme="dark", bypass_csp=True)
-    try:
-        page = context.new_page()
+    with own_page(browser, viewport=PHONE, color_scheme="dark", bypass_csp=True) as page:
         page.goto(live_server + path)
         background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
         channels = [int(c) for c in re.findall(r"\d+", background)[:3]]
@@ -528,8 +525,6 @@ def test_dark_scheme_follows_the_system(browser, live_server, artifacts, path):
         assert not violations, violations
         name = path.strip("/").replace("/", "-").split("?")[0] or "home"
         page.screenshot(path=str(artifacts / f"dark-{name}.png"))
-    finally:
-        context.close()
 
 
 # -- at the table without a signal ------------------------------------------------------
@@ -539,9 +534,7 @@ def controlled(page) -> None:
 
 
 def test_rules_read_once_open_offline(browser, live_server):
-    context = new_context(browser, viewport=PHONE)
-    try:
-        page = context.new_page()
+    with own_page(browser, viewport=PHONE) as page:
         response = page.goto(f"{live_server}/de/hanamikoji/?edition=geekach")
         assert response.headers.get("etag"), "the page cache still answers with an ETag"
         controlled(page)
@@ -549,7 +542,7 @@ def test_rules_read_once_open_offline(browser, live_server):
         response = page.goto(f"{live_server}/de/hanamikoji/?edition=geekach")  # through the worker
         assert response.ok and response.headers.get("etag")
         assert response.headers.get("content-encoding") in ("br", "gzip")
-        context.set_offline(True)
+        page.context.set_offline(True)
         page.goto(f"{live_server}/de/hanamikoji/?edition=geekach#{RULE}")
         assert html_lang(page) == "de"
         assert page.locator("#opt-edition-geekach").is_checked(), "the page as it was read"
@@ -561,19 +554,15 @@ def test_rules_read_once_open_offline(browser, live_server):
         page.goto(f"{live_server}/de/koikoi/disagreements")  # never read: the offline page
         assert page.locator("#offline").is_visible()
         assert html_lang(page) == "de"
-    finally:
-        context.close()
 
 
 def test_checker_is_never_answered_from_a_copy(browser, live_server):
-    context = new_context(browser, viewport=PHONE)
-    try:
-        page = context.new_page()
+    with own_page(browser, viewport=PHONE) as page:
         page.goto(f"{live_server}/en/hanamikoji/score?{RULING}")
         controlled(page)
         page.goto(f"{live_server}/en/hanamikoji/score?{RULING}")  # seen by the worker
         assert page.locator("[data-live-offline]").is_hidden()
-        context.set_offline(True)
+        page.context.set_offline(True)
         # a change while offline: the checker says so and keeps what was typed
         field = page.locator("#checker-form input[type=number]").first
         field.fill("3")
@@ -583,8 +572,6 @@ def test_checker_is_never_answered_from_a_copy(browser, live_server):
         page.goto(f"{live_server}/en/hanamikoji/score?{RULING}")
         assert page.locator("#offline").is_visible()
         assert page.locator("#checker-form").count() == 0
-    finally:
-        context.close()
 
 
 # -- print -------------------------------------------------------------------------------
@@ -611,14 +598,10 @@ def test_print_hides_navigation_and_forms(tab, live_server, artifacts):
     {"locale": None, "extra_http_headers": {"Accept-Language": "uk-UA,uk;q=0.9,en;q=0.5"}},
 ], ids=["locale", "header"])
 def test_root_lands_on_browser_language(browser, live_server, options):
-    context = new_context(browser, **options)
-    try:
-        page = context.new_page()
+    with own_page(browser, **options) as page:
         response = page.goto(f"{live_server}/")
         assert response.ok and urlsplit(page.url).path == "/uk/"
         assert html_lang(page) == "uk"
-    finally:
-        context.close()
 
 
 # -- screenshots of every page type, and axe-core -----------------------------------------
@@ -627,17 +610,13 @@ def test_screenshots_of_every_page_type(browser, live_server, artifacts, lang):
     folder = artifacts / "site"
     folder.mkdir(exist_ok=True)
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-        context = new_context(browser, viewport=viewport)
-        try:
-            page = context.new_page()
+        with own_page(browser, viewport=viewport) as page:
             for name, path in PAGE_TYPES.items():
                 response = page.goto(live_server + path.format(lang=lang, other=OTHER[lang]))
                 assert response.status == (404 if name == "404" else 200), name
                 if name in MINE:  # the checkers' own layout is tested beside them
                     assert overflow(page) <= 0, f"{name} overflows at {size}"
                 page.screenshot(path=str(folder / f"{name}-{lang}-{size}.png"))
-        finally:
-            context.close()
 
 
 # Every page type in two languages (Latin and Cyrillic script, the longest words); the
@@ -658,16 +637,12 @@ def test_axe_no_serious_violations(axe_tab, live_server, page_type, lang):
 
 
 def test_axe_with_the_menus_open_on_a_phone(browser, live_server):
-    context = new_context(browser, viewport=PHONE, bypass_csp=True)
-    try:
-        page = context.new_page()
+    with own_page(browser, viewport=PHONE, bypass_csp=True) as page:
         page.goto(f"{live_server}/de/hanamikoji/")
         open_menu(page, "language-menu")
         assert not axe_violations(page)
         open_menu(page, "search-menu")
         assert not axe_violations(page)
-    finally:
-        context.close()
 
 
 # -- keyboard ----------------------------------------------------------------------------
