@@ -34,7 +34,6 @@ RULE_TITLE = "A tie keeps the marker"
 GEEKACH_CHAIN = ["tiebreak.most-charm", "tiebreak.highest-geisha", "tiebreak.shared"]
 OTHER = {lang: ("de" if lang == "en" else "en") for lang in LANGUAGES}
 RULING = "a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3"  # a finished Hanamikoji round, board mode
-KK_RULING = "a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo"
 PAGE_TYPES = {
     "home": "/{lang}/",
     "rules": "/{lang}/hanamikoji/",
@@ -47,11 +46,8 @@ PAGE_TYPES = {
     "search-all": "/{lang}/search?q=round",
     "developers": "/{lang}/developers",
     "offline": "/{lang}/offline",
-    "checker": "/{lang}/hanamikoji/score?" + RULING,
-    "checker-koikoi": "/{lang}/koikoi/score?" + KK_RULING,
     "404": "/{lang}/no-such-page",
-}
-MINE = [name for name in PAGE_TYPES if not name.startswith("checker")]  # checkers: their tests
+}  # the checkers have their own screenshots and axe scans (test_checker_e2e, test_koikoi_e2e)
 
 
 def by_id(page, element_id: str):
@@ -614,15 +610,14 @@ def test_screenshots_of_every_page_type(browser, live_server, artifacts, lang):
             for name, path in PAGE_TYPES.items():
                 response = page.goto(live_server + path.format(lang=lang, other=OTHER[lang]))
                 assert response.status == (404 if name == "404" else 200), name
-                if name in MINE:  # the checkers' own layout is tested beside them
-                    assert overflow(page) <= 0, f"{name} overflows at {size}"
+                assert overflow(page) <= 0, f"{name} overflows at {size}"
                 page.screenshot(path=str(folder / f"{name}-{lang}-{size}.png"))
 
 
 # Every page type in two languages (Latin and Cyrillic script, the longest words); the
 # dark scheme and the open menus on a phone below; every language's layout above.
 @pytest.mark.parametrize("lang", ["de", "uk"])
-@pytest.mark.parametrize("page_type", MINE)
+@pytest.mark.parametrize("page_type", list(PAGE_TYPES))
 def test_axe_no_serious_violations(axe_tab, live_server, page_type, lang):
     tab = axe_tab
     path = PAGE_TYPES[page_type].format(lang=lang, other=OTHER[lang])
