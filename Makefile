@@ -7,7 +7,7 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test test-fast serve bench loadtest faulttest translations catalogs browser wrk lint clean
+.PHONY: run test test-fast serve bench loadtest faulttest lighthouse translations catalogs browser wrk lint clean
 
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
@@ -32,6 +32,12 @@ loadtest: $(VENV)/.runtime catalogs  ## pages + score requests at 1/8/64/256 con
 
 faulttest: $(VENV)/.runtime catalogs  ## bad and slow requests during load, loopback only
 	$(BIN)/python tools/faulttest.py
+
+# Lighthouse 12 (npm; 13 needs Node 22) on Debian's Chromium, mobile preset: home, both rules
+# pages, both checkers with a ruling; the median of five runs; fails under 95. Not in `make test`.
+lighthouse: $(VENV)/.runtime catalogs browser  ## Lighthouse scores of the main pages
+	@test -x node_modules/.bin/lighthouse || npm ci --no-audit --no-fund --silent
+	$(BIN)/python -m tools.lighthouse
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -64,11 +70,12 @@ wrk:
 	@command -v wrk >/dev/null || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 
-# Debian's Chromium for the browser tests (never `playwright install`), and axe-core.
+# Debian's Chromium for the browser tests (never `playwright install`), and axe-core
+# (lighthouse, a dev dependency, only for `make lighthouse`).
 browser:
 	@command -v chromium >/dev/null || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
-	@test -f node_modules/axe-core/axe.min.js || npm ci --no-audit --no-fund --silent
+	@test -f node_modules/axe-core/axe.min.js || npm ci --omit=dev --no-audit --no-fund --silent
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check rulebook webapp tests tools

@@ -45,7 +45,8 @@ from werkzeug.wsgi import get_host
 from . import compression
 
 # Endpoints whose 200 answers are a pure function of the URL (add game pages here).
-PAGE_ENDPOINTS = frozenset({"site.home", "rules.rules", "rules.disagreements", "rules.search",
+PAGE_ENDPOINTS = frozenset({"site.home", "site.search", "site.developers", "site.offline",
+                            "rules.rules", "rules.disagreements", "rules.search",
                             "checker.checker", "koikoi_checker.score"})
 PAGE_MAX_AGE = 300  # seconds a browser or CDN may reuse a rules page without asking
 PAGE_CACHE_SIZE = 256  # pages kept per worker (about 50 KB each, 10 KB per compressed form)

@@ -5,6 +5,8 @@ its YAML (through the GAMES registry), names and texts from `Terms`.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from babel.lists import format_list
@@ -19,6 +21,9 @@ from .games import GAMES
 from .languages import format_number
 
 bp = Blueprint("rules", __name__)
+# The YAML section written for programs ("Using the referee"): shown on the developer page
+# (/<lang>/developers), not among the rules; its rule ids there are `<game>.<rule id>`.
+DEVELOPER_SECTION = "referee"
 
 
 def query_parameters() -> dict[str, frozenset[str]]:
@@ -58,7 +63,11 @@ def page_context(game_slug: str, args: Any) -> dict:
         return url_for(endpoint, game=game.slug, _anchor=anchor, **{**state, **extra})
 
     def rule_url(rule_id: str | None) -> str:
-        return link("rules.rules", anchor=rule_id)
+        return place_of(game.slug, rule_id, lambda anchor: link("rules.rules", anchor=anchor))
+
+    def rule_list(rule_ids) -> Markup:
+        """Links to rules by their titles, joined as the language joins a list."""
+        return joined_links([(rule_url(i), terms.rule_title(i)) for i in rule_ids])
 
     return {
         "game": game,
@@ -72,23 +81,74 @@ def page_context(game_slug: str, args: Any) -> dict:
         "link": link,
         "rule_url": rule_url,
         "rule_list": rule_list,
+        "developer_rules": developer_rules(rb),
+        "developer_section": DEVELOPER_SECTION,
         "highlights": game.highlights(rb, options),
         "format_number": format_number,
         "ngettext": ngettext,
     }
 
 
-def rule_list(rule_ids, link) -> Markup:
-    """Links to rules, joined as a list in the page's language ("a, b and c")."""
-    rule_ids = list(rule_ids)
-    if not rule_ids:
+def developer_rules(rb: Any) -> tuple[str, ...]:
+    """The rule ids of the developer section, in page order."""
+    return tuple(rule_id for section in rb.sections if section.id == DEVELOPER_SECTION
+                 for rule_id in section.rules)
+
+
+def place_of(game_slug: str, rule_id: str | None, rules_link: Callable[[str | None], str]) -> str:
+    """Where a rule is read: its anchor on the rules page (`rules_link`), or on the
+    developer page for the rules written for programs."""
+    if rule_id in developer_rules(GAMES[game_slug].rulebook):
+        return url_for("site.developers", _anchor=f"{game_slug}.{rule_id}")
+    return rules_link(rule_id)
+
+
+def joined_links(links: list[tuple[str, str]]) -> Markup:
+    """(href, text) pairs as links, joined as a list in the page's language ("a, b and c")."""
+    if not links:
         return Markup("")
-    marks = [f"\x00{i}\x00" for i in range(len(rule_ids))]
+    marks = [f"\x00{i}\x00" for i in range(len(links))]
     pattern = str(escape(format_list(marks, locale=g.lang)))
-    for mark, rule_id in zip(marks, rule_ids):
-        anchor = Markup('<a href="{}">{}</a>').format(link("rules.rules", anchor=rule_id), rule_id)
-        pattern = pattern.replace(mark, str(anchor), 1)
+    for mark, (href, text) in zip(marks, links):
+        pattern = pattern.replace(mark, str(Markup('<a href="{}">{}</a>').format(href, text)), 1)
     return Markup(pattern)
+
+
+@dataclass(frozen=True)
+class Found:
+    """The rules of one game that contain every word of a search, with their links."""
+
+    game: Any
+    terms: Any
+    hits: list[searching.Hit]
+    url: Callable[[str], str]  # rule id -> its place on the rules page
+
+
+def read_query(args: Mapping[str, str], notices: list[str]) -> str:
+    """The search words of `?q=`, cut to MAX_QUERY characters (with a notice)."""
+    query = args.get("q", "")
+    if len(query) > searching.MAX_QUERY:
+        query = query[: searching.MAX_QUERY]
+        notices.append(ngettext(
+            "Your search was shortened to %(num)s character.",
+            "Your search was shortened to %(num)s characters.",
+            searching.MAX_QUERY,
+        ))
+    return query.strip()
+
+
+def find(game_slug: str, query: str, lang: str, options: Any = None,
+         url: Callable[[str], str] | None = None) -> Found:
+    """Search one game's rules in `lang` as `options` show them (default: the defaults)."""
+    game = GAMES[game_slug]
+    rb = game.rulebook
+    options = options or game.options(rb, {})
+    index = searching.build_index(game_slug, lang, options.values.get("edition", ""))
+    if url is None:
+        def url(rule_id: str) -> str:
+            return place_of(game_slug, rule_id,
+                            lambda anchor: url_for("rules.rules", game=game_slug, _anchor=anchor))
+    return Found(game, game.terms(rb, lang, options), searching.search(index, query), url)
 
 
 @bp.get("/<lang:lang>/<game:game>/")
@@ -104,19 +164,6 @@ def disagreements(game: str):
 @bp.get("/<lang:lang>/<game:game>/search")
 def search(game: str):
     ctx = page_context(game, request.args)
-    query = request.args.get("q", "")
-    if len(query) > searching.MAX_QUERY:
-        query = query[: searching.MAX_QUERY]
-        ctx["notices"].append(
-            ngettext(
-                "Your search was shortened to %(num)s character.",
-                "Your search was shortened to %(num)s characters.",
-                searching.MAX_QUERY,
-            )
-        )
-    query = query.strip()
-    index = searching.build_index(game, g.lang, ctx["options"].values.get("edition", ""))
-    hits = searching.search(index, query) if query else []
-    return render_template(
-        "rules/search.html", page="search", query=query, hits=hits, **ctx
-    )
+    query = read_query(request.args, ctx["notices"])
+    found = [find(game, query, g.lang, ctx["options"], ctx["rule_url"])] if query else []
+    return render_template("rules/search.html", page="search", query=query, found=found, **ctx)

@@ -2,8 +2,8 @@
 
 Matching is case- and accent-insensitive on both sides: NFKD, combining marks removed,
 casefolded ("Compensacion" finds "Compensación", "ТАЄМНИЦЯ" finds "Таємниця").
-Every word of the query must occur in the rule's text, its section title or its
-action names.
+Every word of the query must occur in the rule's text, its title, its section title or
+its action names.
 """
 from __future__ import annotations
 
@@ -69,6 +69,7 @@ class Entry:
     rule_id: str
     section_id: str
     section_title: str
+    rule_title: str
     text: str
     haystack: str
 
@@ -77,7 +78,8 @@ class Entry:
 class Hit:
     entry: Entry
     text: Markup
-    title: Markup
+    title: Markup  # the section's
+    rule_title: Markup
 
 
 @lru_cache(maxsize=64)
@@ -96,7 +98,8 @@ def build_index(game: str, lang: str, edition: str) -> tuple[Entry, ...]:
         title = terms.section_title(section)
         for rule_id in section.rules:
             text = terms.rule(rule_id)
-            extra = [rule_id]
+            rule_title = terms.rule_title(rule_id)
+            extra = [rule_id, rule_title]
             if rule_id in action_rules:
                 action_id = action_rules[rule_id]
                 extra.append(terms.action(action_id))
@@ -106,7 +109,7 @@ def build_index(game: str, lang: str, edition: str) -> tuple[Entry, ...]:
             if search_extra is not None:
                 extra.extend(search_extra(rule_id))
             haystack = normalize(" ".join([title, text, *extra]))
-            entries.append(Entry(rule_id, section.id, title, text, haystack))
+            entries.append(Entry(rule_id, section.id, title, rule_title, text, haystack))
     return tuple(entries)
 
 
@@ -115,7 +118,8 @@ def search(index: tuple[Entry, ...], query: str) -> list[Hit]:
     if not words:
         return []
     return [
-        Hit(entry, highlight(entry.text, words), highlight(entry.section_title, words))
+        Hit(entry, highlight(entry.text, words), highlight(entry.section_title, words),
+            highlight(entry.rule_title, words))
         for entry in index
         if all(word in entry.haystack for word in words)
     ]

@@ -30,6 +30,7 @@ MAX_QUERY_STRING = api.MAX_QUERY  # bytes of the raw query string (granian: head
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "worker-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
 HEADERS = (

@@ -1,5 +1,8 @@
-"""`/` (language negotiation), the home page `/<lang>/` and the error pages."""
+"""`/` (language negotiation), the home page `/<lang>/`, the search of every game, the
+developer page, the offline page and service worker, and the error pages."""
 from __future__ import annotations
+
+import json
 
 from flask import (
     Blueprint,
@@ -9,6 +12,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    send_from_directory,
     url_for,
 )
 from flask.globals import request_ctx
@@ -18,9 +22,23 @@ from rulebook.i18n import LANGUAGES
 
 from . import api, languages
 from .games import GAMES
+from .rules import DEVELOPER_SECTION, find, read_query
 
 bp = Blueprint("site", __name__)
-QUERY_PARAMETERS = {"site.home": ()}
+# A request per game for the developer page (each one is checked by a test).
+EXAMPLES = {
+    "hanamikoji": {"game": "hanamikoji", "edition": "geekach", "variants": {"round_limit": True},
+                   "players": {"a": "Olena", "b": "Jonas"},
+                   "rounds": [{"board": {"a": [2, 1, 0, 2, 2, 0, 1], "b": [0, 1, 2, 0, 0, 2, 3]}}]},
+    "koikoi": {"game": "koikoi", "ruleset": "nintendo",
+               "rounds": [{"winner": "a", "captured": {"a": [0, 2, 8, 10, 28, 30]},
+                           "koikoi": {"a": 0, "b": 1}}]},
+}
+
+
+def query_parameters() -> dict[str, frozenset[str]]:
+    """The parameters these pages read (webapp/__init__.py): only the search has one."""
+    return {"site.search": frozenset({"q"})}
 
 
 @bp.get("/")
@@ -32,7 +50,47 @@ def negotiate():
 
 @bp.get("/<lang:lang>/")
 def home():
-    return render_template("site/home.html", games=GAMES.values())
+    return render_template("site/home.html", page="home", games=GAMES.values())
+
+
+@bp.get("/<lang:lang>/search")
+def search():
+    """The rules of every game, searched at once (the home page's search box)."""
+    notices: list[str] = []
+    query = read_query(request.args, notices)
+    found = [find(slug, query, g.lang) for slug in GAMES] if query else []
+    return render_template("rules/search.html", page="search", query=query, found=found,
+                           notices=notices)
+
+
+@bp.get("/<lang:lang>/developers")
+def developers():
+    """The referee for programs: the API, the command line and what a request holds."""
+    games = []
+    for web in GAMES.values():
+        rb = web.rulebook
+        terms = web.terms(rb, g.lang, web.options(rb, {}))
+        section = next((s for s in rb.sections if s.id == DEVELOPER_SECTION), None)
+        games.append({"game": web, "terms": terms, "section": section})
+    examples = {slug: json.dumps(EXAMPLES[slug], ensure_ascii=False, indent=2)
+                if slug in EXAMPLES else None for slug in GAMES}
+    return render_template("site/developers.html", page="developers", games=games,
+                           examples=examples)
+
+
+@bp.get("/<lang:lang>/offline")
+def offline():
+    """What the service worker shows for a page it has not kept while there is no network."""
+    return render_template("site/offline.html", page="offline", games=GAMES.values())
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker, from the site's root so that its scope is the whole site."""
+    response = send_from_directory(current_app.static_folder, "js/sw.js",
+                                   mimetype="text/javascript", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"  # a new deploy's worker is found at once
+    return response
 
 
 def _error_language() -> str:

@@ -16,7 +16,7 @@ from webapp.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+       "worker-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 BOARD = {"a": [2, 0, 0, 1, 1, 2, 2], "b": [0, 2, 2, 1, 1, 1, 1]}
 XSS = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "'><svg onload=alert(1)>"]
 

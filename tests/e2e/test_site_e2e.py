@@ -1,18 +1,21 @@
-"""The rules site in a real Chromium: language switcher, permalinks, table options, search,
-negotiation, no-JS, print, screenshots, axe-core and keyboard use.
+"""The rules site in a real Chromium, as a person uses it: on a phone (390x844) and a
+desktop (1280x800), by touch, keyboard and screen reader, with and without JavaScript,
+online and offline.
 
-One browser for the module (conftest's session `browser`) and two contexts: `ctx` obeys
-the site's Content-Security-Policy (a fresh tab per test, which fails on any CSP
-violation, script error or failed request in its console), `axe_ctx` has
-`bypass_csp=True` because axe-core is injected as a script, which the CSP refuses.
-Short timeouts: the pages are server-rendered, so once `goto` returns the DOM is
-complete and assertions need no waiting.
+Contexts: `ctx` (desktop) and `phone` obey the site's Content-Security-Policy; every tab
+fails on any CSP refusal, script error or failed request in its console. `axe_ctx` has
+`bypass_csp=True` because axe-core is injected as a script, which the CSP refuses. Each
+offline test has a context of its own (its service worker and copies start empty).
+Pages are server-rendered, so once `goto` returns the DOM is complete; whatever a script
+changes later is waited for as a state (`wait_for_function`, `wait_for_url`), never as time.
 
-Screenshots: tests/artifacts/rules-<lang>.png (full page) and rules-en-print.png.
+Screenshots land in tests/artifacts/site/<page>-<lang>-<phone|desktop>.png.
 """
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from itertools import pairwise
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -24,20 +27,27 @@ from .conftest import axe_violations
 pytestmark = pytest.mark.browser
 
 TIMEOUT = 5_000  # ms; a local server answers in well under a second
-VIEWPORT = {"width": 1280, "height": 900}
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
 RULE = "scoring.tie-keeps-marker"
+RULE_TITLE = "A tie keeps the marker"
 GEEKACH_CHAIN = ["tiebreak.most-charm", "tiebreak.highest-geisha", "tiebreak.shared"]
 OTHER = {lang: ("de" if lang == "en" else "en") for lang in LANGUAGES}
+RULING = "a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3"  # a finished Hanamikoji round, board mode
 PAGE_TYPES = {
     "home": "/{lang}/",
     "rules": "/{lang}/hanamikoji/",
+    "rules-koikoi": "/{lang}/koikoi/",
     "rules-options-compare": "/{lang}/hanamikoji/?edition=geekach&round_limit=1"
                              "&simultaneous_goal=geishas&compare={other}",
-    "disagreements": "/{lang}/hanamikoji/disagreements",
+    "disagreements": "/{lang}/koikoi/disagreements",
     # the rule id is searchable in every language: results whatever the catalogs say
     "search": "/{lang}/hanamikoji/search?q=secret",
+    "search-all": "/{lang}/search?q=round",
+    "developers": "/{lang}/developers",
+    "offline": "/{lang}/offline",
     "404": "/{lang}/no-such-page",
-}
+}  # the checkers have their own screenshots and axe scans (test_checker_e2e, test_koikoi_e2e)
 
 
 def by_id(page, element_id: str):
@@ -50,10 +60,11 @@ def html_lang(page) -> str:
 
 
 def in_viewport(locator) -> bool:
-    """Some part of the element lies inside the viewport (what the reader sees)."""
+    """Some part of the element lies inside the viewport, below the sticky header."""
     return locator.evaluate(
-        "e => { const r = e.getBoundingClientRect();"
-        " return r.bottom > 0 && r.top < window.innerHeight && r.height > 0; }"
+        "e => { const r = e.getBoundingClientRect(), h = document.getElementById('site-header');"
+        " const top = getComputedStyle(h).position === 'sticky' ? h.getBoundingClientRect().bottom : 0;"
+        " return r.bottom > top && r.top < window.innerHeight && r.height > 0; }"
     )
 
 
@@ -61,8 +72,23 @@ def query_of(url: str) -> dict[str, list[str]]:
     return parse_qs(urlsplit(url).query)
 
 
+def overflow(page) -> int:
+    return page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+@contextmanager
+def own_page(browser, **options):
+    """A page in a context of its own (its size, scheme, service worker), closed after."""
+    context = new_context(browser, **options)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 def new_context(browser, **kwargs):
-    options = {"viewport": VIEWPORT, "locale": "en-GB", **kwargs}
+    options = {"viewport": DESKTOP, "locale": "en-GB", **kwargs}
     context = browser.new_context(**options)
     context.set_default_timeout(TIMEOUT)
     context.set_default_navigation_timeout(TIMEOUT)
@@ -85,19 +111,35 @@ def ctx(browser):
 
 
 @pytest.fixture(scope="module")
+def phone_ctx(browser):
+    context = new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="module")
 def axe_ctx(browser):
     context = new_context(browser, bypass_csp=True)
     yield context
     context.close()
 
 
-@pytest.fixture()
-def tab(ctx):
-    page = ctx.new_page()
+def checked_tab(context):
+    page = context.new_page()
     problems = console_problems(page)
     yield page
     page.close()
     assert not problems, f"console errors under the site's CSP: {problems}"
+
+
+@pytest.fixture()
+def tab(ctx):
+    yield from checked_tab(ctx)
+
+
+@pytest.fixture()
+def phone(phone_ctx):
+    yield from checked_tab(phone_ctx)
 
 
 @pytest.fixture(scope="module")
@@ -114,37 +156,44 @@ def nojs(no_js_page):
     return no_js_page
 
 
-# -- language switcher, permalinks -------------------------------------------------------
-def test_switcher_keeps_the_rule_in_view(tab, live_server):
-    tab.goto(f"{live_server}/en/hanamikoji/#{RULE}")
-    assert in_viewport(by_id(tab, RULE)), "the permalinked rule is scrolled into view"
-    tab.locator("#language-switcher").get_by_role("link", name="Deutsch", exact=True).click()
-    tab.wait_for_url(re.compile(r"/de/hanamikoji/[^#]*#" + re.escape(RULE) + "$"))
-    assert html_lang(tab) == "de"
-    assert urlsplit(tab.url).fragment == RULE
-    current = tab.locator('#language-switcher a[aria-current="true"]')
-    assert current.get_attribute("hreflang") == "de"
-    assert in_viewport(by_id(tab, RULE)), "the same rule is in view after switching"
+def open_menu(page, menu_id: str) -> None:
+    page.locator(f"#{menu_id} > summary").click()
+    page.wait_for_selector(f"#{menu_id}[open]")
 
 
-def test_switcher_keeps_query_and_fragment(tab, live_server):
-    tab.goto(f"{live_server}/en/hanamikoji/disagreements?edition=geekach&round_limit=1"
-             "#disagree.action-names")
-    tab.locator('#language-switcher a[hreflang="uk"]').click()
-    tab.wait_for_url(re.compile(r"/uk/hanamikoji/disagreements\?"))
-    parts = urlsplit(tab.url)
-    assert parse_qs(parts.query) == {"edition": ["geekach"], "round_limit": ["1"]}
-    assert parts.fragment == "disagree.action-names"
-    assert html_lang(tab) == "uk"
+def switch_language(page, name: str) -> None:
+    open_menu(page, "language-menu")
+    page.locator("#language-switcher").get_by_role("link", name=name, exact=True).click()
+
+
+def search_for(page, words: str) -> None:
+    if page.locator("#search-menu").count():
+        open_menu(page, "search-menu")
+    box = page.locator("#search-q")
+    box.fill(words)
+    box.press("Enter")
+
+
+# -- reading a rule ---------------------------------------------------------------------
+def test_rules_show_titles_and_link_icons_not_ids(phone, live_server):
+    phone.goto(f"{live_server}/en/hanamikoji/")
+    rule = by_id(phone, RULE)
+    assert rule.locator(".rule__title").inner_text() == RULE_TITLE
+    link = phone.get_by_role("link", name=f"Link to this rule: {RULE_TITLE}")
+    assert link.get_attribute("href") == f"#{RULE}"
+    text = phone.locator("main").inner_text()
+    assert RULE not in text and "victory.clash" not in text, "ids are anchors, not text"
+    faq = by_id(phone, "faq.markers-stay").locator(".settled-by")
+    assert faq.get_by_role("link", name=RULE_TITLE).count() == 1  # "Settled by: <title>"
+    box = link.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
 
 
 def test_follow_a_permalink(tab, live_server):
     tab.goto(f"{live_server}/en/hanamikoji/")
     rule = by_id(tab, RULE)
-    permalink = rule.locator("a.permalink")
+    permalink = rule.get_by_role("link", name=f"Link to this rule: {RULE_TITLE}")
     permalink.scroll_into_view_if_needed()
-    assert permalink.is_visible()
-    assert permalink.get_attribute("aria-label") == f"Permalink to {RULE}"
     before = rule.evaluate("e => getComputedStyle(e).boxShadow")
     permalink.click()
     assert urlsplit(tab.url).fragment == RULE
@@ -154,168 +203,252 @@ def test_follow_a_permalink(tab, live_server):
     assert in_viewport(rule)
     tab.emulate_media(forced_colors="active")  # shadows are dropped: an outline marks it
     try:
-        ring = rule.evaluate("e => getComputedStyle(e).outlineStyle")
-        assert ring != "none", "the targeted rule is marked in forced colours"
+        assert rule.evaluate("e => getComputedStyle(e).outlineStyle") != "none"
+        icon = permalink.locator(".icon").bounding_box()
+        assert icon["width"] > 10, "the icon is still drawn in forced colours"
     finally:
         tab.emulate_media(forced_colors="none")
 
 
-def test_disagreement_permalink_is_highlighted(tab, live_server):
+def test_permalink_lands_below_the_phone_header(phone, live_server):
+    phone.goto(f"{live_server}/de/hanamikoji/#{RULE}")
+    header = phone.locator("#site-header").bounding_box()
+    title = by_id(phone, RULE).bounding_box()
+    assert title["y"] >= header["y"] + header["height"], "the rule is not under the header"
+
+
+def test_disagreement_names_the_reading_by_title(tab, live_server):
     tab.goto(f"{live_server}/de/hanamikoji/disagreements#disagree.clash")
     entry = by_id(tab, "disagree.clash")
     assert tab.evaluate("document.querySelector(':target')?.id") == "disagree.clash"
     assert entry.evaluate("e => getComputedStyle(e).boxShadow") != "none"
     assert in_viewport(entry)
+    reading = entry.locator(".disagreement__facts dd").first.get_by_role("link")
+    assert reading.get_attribute("href").endswith("#victory.clash")
+    assert reading.inner_text() != "victory.clash"
 
 
-# -- table options -----------------------------------------------------------------------
+def test_developer_material_has_its_own_page(phone, live_server):
+    phone.goto(f"{live_server}/en/koikoi/")
+    assert phone.locator("#section-referee").count() == 0
+    phone.get_by_role("link", name="For developers: the referee's API and command line").click()
+    phone.wait_for_url(re.compile(r"/en/developers$"))
+    assert phone.get_by_role("heading", name="The JSON API").is_visible()
+    assert "POST /api/v1/koikoi/score" in phone.locator("#api").inner_text()
+    # an old link to a rule that moved still leads to it
+    phone.goto(f"{live_server}/en/koikoi/#referee.cards")
+    phone.locator('[id="referee.cards"] a').click()
+    phone.wait_for_url(re.compile(r"/en/developers#koikoi\.referee\.cards$"))
+    assert in_viewport(by_id(phone, "koikoi.referee.cards"))
+    assert overflow(phone) <= 0
+
+
+# -- finding your way -------------------------------------------------------------------
+def test_phone_header_is_compact_and_stays(phone, live_server):
+    phone.goto(f"{live_server}/uk/koikoi/")
+    header = phone.locator("#site-header")
+    assert 56 <= header.bounding_box()["height"] <= 68
+    for control in (header.locator(".brand"), header.locator("#search-menu > summary"),
+                    header.locator("#language-menu > summary")):
+        box = control.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+    phone.mouse.wheel(0, 6000)
+    phone.wait_for_function("() => window.scrollY > 3000")
+    assert header.bounding_box()["y"] == 0, "the header stays at the top"
+    assert header.locator("#search-menu > summary").is_visible()
+
+
+def test_language_menu_keeps_the_rule_in_view(tab, live_server):
+    tab.goto(f"{live_server}/en/hanamikoji/#{RULE}")
+    assert in_viewport(by_id(tab, RULE))
+    summary = tab.locator("#language-menu > summary")
+    assert summary.get_attribute("aria-label") == "Language: English"
+    switch_language(tab, "Deutsch")
+    tab.wait_for_url(re.compile(r"/de/hanamikoji/[^#]*#" + re.escape(RULE) + "$"))
+    assert html_lang(tab) == "de"
+    current = tab.locator('#language-switcher a[aria-current="true"]')
+    assert current.get_attribute("hreflang") == "de"
+    assert in_viewport(by_id(tab, RULE)), "the same rule is in view after switching"
+
+
+def test_language_menu_keeps_query_and_fragment(phone, live_server):
+    phone.goto(f"{live_server}/en/hanamikoji/disagreements?edition=geekach&round_limit=1"
+               "#disagree.action-names")
+    open_menu(phone, "language-menu")
+    links = phone.locator("#language-switcher a")
+    for i in range(links.count()):
+        box = links.nth(i).bounding_box()
+        assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    phone.locator('#language-switcher a[hreflang="uk"]').click()
+    phone.wait_for_url(re.compile(r"/uk/hanamikoji/disagreements\?"))
+    parts = urlsplit(phone.url)
+    assert parse_qs(parts.query) == {"edition": ["geekach"], "round_limit": ["1"]}
+    assert parts.fragment == "disagree.action-names"
+
+
+def test_menus_close_with_escape_and_outside(tab, live_server):
+    tab.goto(f"{live_server}/fr/hanamikoji/")
+    open_menu(tab, "search-menu")
+    assert tab.evaluate("document.activeElement.id") == "search-q", "the cursor is in the field"
+    open_menu(tab, "language-menu")
+    assert tab.locator("#search-menu[open]").count() == 0, "one menu at a time"
+    tab.keyboard.press("Escape")
+    tab.wait_for_selector("#language-menu:not([open])")
+    assert tab.evaluate("document.activeElement.closest('#language-menu') !== null")
+    open_menu(tab, "language-menu")
+    tab.locator("h1").click()
+    tab.wait_for_selector("#language-menu:not([open])")
+
+
+def test_home_leads_to_both_games_and_searches_both(phone, live_server):
+    phone.goto(f"{live_server}/es/")
+    assert phone.locator("#search-q").is_visible(), "the search box is on the home page"
+    for game in ("hanamikoji", "koikoi"):
+        for link in (phone.locator(f"#rules-{game}"), phone.locator(f"#score-{game}")):
+            box = link.bounding_box()
+            assert box["height"] >= 44 and box["width"] >= 44
+    phone.locator("#score-koikoi").click()
+    phone.wait_for_url(re.compile(r"/es/koikoi/score$"))
+    phone.go_back()
+    search_for(phone, "ronda")
+    phone.wait_for_url(re.compile(r"/es/search\?q=ronda"))
+    assert phone.locator("#results-hanamikoji li").count() > 0
+    assert phone.locator("#results-koikoi li").count() > 0
+    first = phone.locator("#results-koikoi a").first
+    rule_id = first.get_attribute("href").rsplit("#", 1)[1]
+    first.click()
+    phone.wait_for_url(re.compile(r"/es/koikoi/#" + re.escape(rule_id) + "$"))
+    assert in_viewport(by_id(phone, rule_id))
+
+
+def test_search_in_ukrainian(tab, live_server):
+    tab.goto(f"{live_server}/uk/hanamikoji/")
+    search_for(tab, "таємниця")
+    tab.wait_for_url(re.compile(r"/uk/hanamikoji/search\?"))
+    assert query_of(tab.url)["q"] == ["таємниця"]
+    assert tab.locator("#search-q").input_value() == "таємниця"
+    hits = tab.locator('#search-results a[href$="#action.secret"]')
+    assert hits.count() >= 1, "no result links to #action.secret"
+    assert "action.secret" not in tab.locator("#search-results").inner_text()
+    hits.first.click()
+    tab.wait_for_url(re.compile(r"/uk/hanamikoji/[^#]*#action\.secret$"))
+    assert in_viewport(by_id(tab, "action.secret"))
+
+
+def test_contents_follow_on_a_phone(phone, live_server):
+    phone.goto(f"{live_server}/de/koikoi/")
+    by_id(phone, "section-match").scroll_into_view_if_needed()
+    menu = phone.locator("#contents-menu > summary")
+    assert menu.is_visible() and 0 <= menu.bounding_box()["y"] < 60, "in the header, which stays"
+    open_menu(phone, "contents-menu")
+    links = phone.locator("#contents-menu .menu__panel a")
+    assert links.count() == len(phone.locator("#toc .toc__sections > li").all())
+    for link in links.all()[:3]:
+        assert link.bounding_box()["height"] >= 44
+    links.nth(5).click()
+    phone.wait_for_url(re.compile(r"#section-"))
+    phone.wait_for_selector("#contents-menu:not([open])")  # out of the way once used
+    assert in_viewport(by_id(phone, urlsplit(phone.url).fragment))
+
+
+def test_four_header_buttons_fit_at_320(browser, live_server):
+    with own_page(browser, viewport={"width": 320, "height": 700}) as page:
+        for lang in LANGUAGES:
+            page.goto(f"{live_server}/{lang}/hanamikoji/")
+            assert overflow(page) <= 0, lang
+            right = 0
+            for control in page.locator("#site-header .brand, #site-header summary").all():
+                box = control.bounding_box()
+                assert box["height"] >= 44 and box["width"] >= 44, lang
+                assert box["x"] >= right and box["x"] + box["width"] <= 320, lang  # no overlap
+                right = box["x"] + box["width"]
+            brand = page.locator("#site-header .brand")
+            assert brand.evaluate("e => e.scrollWidth <= e.clientWidth"), f"name cut in {lang}"
+
+
+def test_contents_beside_the_rules_on_a_desktop(tab, live_server):
+    tab.goto(f"{live_server}/en/koikoi/")
+    toc = tab.locator("#toc")
+    assert toc.get_by_role("link", name="Five Brights", exact=True).count() == 1  # rule titles too
+    by_id(tab, "section-rulesets").scroll_into_view_if_needed()
+    tab.wait_for_function("() => document.querySelector('#toc a[aria-current]')")
+    assert in_viewport(toc), "the contents follow"
+    current = toc.locator("a[aria-current]").get_attribute("href")
+    assert current in ("#section-rulesets", "#section-options", "#section-disagreements")
+    assert tab.locator("#contents-menu").is_hidden()
+
+
+# -- table options ----------------------------------------------------------------------
 def test_toggle_round_limit_and_edition(tab, live_server):
     tab.goto(f"{live_server}/en/hanamikoji/")
-    tab.get_by_label("Three-round limit").check()
-    tab.locator("#opt-edition").select_option("geekach")
+    tab.get_by_label("End the game after round 3 at the latest").check()
+    tab.get_by_label("Geekach Games (Ukrainian)").check()
     tab.locator("#options-apply").click()
     tab.wait_for_url(re.compile(r"/en/hanamikoji/\?.*edition=geekach"))
     query = query_of(tab.url)
     assert query["edition"] == ["geekach"] and query["round_limit"] == ["1"]
     chain = tab.locator("#tiebreak-chain li").evaluate_all("els => els.map(e => e.dataset.rule)")
     assert chain == GEEKACH_CHAIN
-    assert tab.locator("#tiebreak-chain").is_visible()
     assert "rule--active" in by_id(tab, "variant.round-limit").get_attribute("class")
-    assert "rule--active" in by_id(tab, "edition.geekach").get_attribute("class")
-    # the form shows what is in force
-    assert tab.locator("#opt-round-limit").is_checked()
-    assert tab.locator("#opt-edition").input_value() == "geekach"
-
-    # internal links keep the options: page navigation, language switcher, search form
+    assert tab.locator("#opt-round-limit-1").is_checked()
+    assert tab.locator("#opt-edition-geekach").is_checked()
+    # internal links keep the options: page navigation, languages, the search form
     for link in tab.locator(".game-nav a, #language-switcher a").all():
-        href = link.get_attribute("href")
-        got = query_of(href)
-        assert got.get("edition") == ["geekach"] and got.get("round_limit") == ["1"], href
+        got = query_of(link.get_attribute("href"))
+        assert got.get("edition") == ["geekach"] and got.get("round_limit") == ["1"]
     hidden = dict(tab.locator("#search-form input[type=hidden]").evaluate_all(
         "els => els.map(e => [e.name, e.value])"))
     assert hidden.get("edition") == "geekach" and hidden.get("round_limit") == "1"
-
     tab.locator(".game-nav").get_by_role("link", name="Where sources disagree").click()
     tab.wait_for_url(re.compile(r"/en/hanamikoji/disagreements\?"))
-    query = query_of(tab.url)
-    assert query["edition"] == ["geekach"] and query["round_limit"] == ["1"]
-    assert tab.locator("#opt-round-limit").is_checked()
-    assert tab.locator("#opt-edition").input_value() == "geekach"
+    assert tab.locator("#opt-edition-geekach").is_checked()
 
 
-# -- search ------------------------------------------------------------------------------
-def test_search_in_ukrainian(tab, live_server):
-    tab.goto(f"{live_server}/uk/hanamikoji/")
-    box = tab.locator("#search-q")
-    box.fill("таємниця")
-    box.press("Enter")
-    tab.wait_for_url(re.compile(r"/uk/hanamikoji/search\?"))
-    assert query_of(tab.url)["q"] == ["таємниця"]
-    assert html_lang(tab) == "uk"
-    assert tab.locator("#search-q").input_value() == "таємниця"
-    hits = tab.locator('#search-results a[href$="#action.secret"]')
-    count_text = tab.locator("#search-count").inner_text()
-    assert hits.count() >= 1, (
-        f"no result links to #action.secret ({count_text!r}); is the Ukrainian catalog "
-        "translated (msgctxt action.secret -> Таємниця)?"
-    )
-    hits.first.click()
-    tab.wait_for_url(re.compile(r"/uk/hanamikoji/[^#]*#action\.secret$"))
-    assert tab.evaluate("document.querySelector(':target')?.id") == "action.secret"
-    assert in_viewport(by_id(tab, "action.secret"))
-
-
-# -- language negotiation ----------------------------------------------------------------
-@pytest.mark.parametrize("options", [
-    {"locale": "uk-UA"},
-    # no locale: Playwright's `locale` would set the header itself
-    {"locale": None, "extra_http_headers": {"Accept-Language": "uk-UA,uk;q=0.9,en;q=0.5"}},
-], ids=["locale", "header"])
-def test_root_lands_on_browser_language(browser, live_server, options):
-    context = new_context(browser, **options)
-    try:
-        page = context.new_page()
-        response = page.goto(f"{live_server}/")
-        assert response.ok
-        assert urlsplit(page.url).path == "/uk/"
-        assert html_lang(page) == "uk"
-    finally:
-        context.close()
+def test_option_choices_are_whole_and_big_on_a_phone(browser, live_server):
+    """No edition or round-limit choice is cut short, even at 320 px; each row is a target."""
+    with own_page(browser, viewport={"width": 320, "height": 740}) as page:
+        for lang in LANGUAGES:
+            page.goto(f"{live_server}/{lang}/hanamikoji/")
+            for row in page.locator("#options .check").all():
+                label = row.locator("label")
+                assert label.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), lang
+                box = row.bounding_box()
+                assert box["height"] >= 44 and box["x"] + box["width"] <= 320, lang
 
 
 # -- without JavaScript ------------------------------------------------------------------
-def test_options_and_search_work_without_javascript(nojs, live_server):
+def test_options_menus_and_search_work_without_javascript(nojs, live_server):
     page = nojs
     page.goto(f"{live_server}/en/hanamikoji/")
-    page.locator("#opt-round-limit").check()
-    page.locator("#opt-edition").select_option("geekach")
+    page.locator("#opt-round-limit-1").check()
+    page.locator("#opt-edition-geekach").check()
     page.locator("#options-apply").click()
     page.wait_for_url(re.compile(r"/en/hanamikoji/\?.*edition=geekach"))
-    query = query_of(page.url)
-    assert query["edition"] == ["geekach"] and query["round_limit"] == ["1"]
     chain = page.locator("#tiebreak-chain li").evaluate_all("els => els.map(e => e.dataset.rule)")
     assert chain == GEEKACH_CHAIN
-
+    open_menu(page, "search-menu")  # a <details>: no script needed
     page.locator("#search-q").fill("geisha")
     page.locator("#search-form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/en/hanamikoji/search\?"))
-    query = query_of(page.url)
-    assert query["q"] == ["geisha"] and query["edition"] == ["geekach"]
-    assert page.locator("#search-results li").count() > 0
+    assert query_of(page.url)["edition"] == ["geekach"]
     first = page.locator("#search-results a").first
     rule_id = first.get_attribute("href").rsplit("#", 1)[1]
     first.click()
     page.wait_for_url(re.compile(r"/en/hanamikoji/\?[^#]*#" + re.escape(rule_id) + "$"))
-    assert query_of(page.url)["edition"] == ["geekach"]
+    switch_language(page, "Français")
+    page.wait_for_url(re.compile(r"/fr/hanamikoji/\?"))
+    assert html_lang(page) == "fr"
+    page.set_viewport_size(PHONE)
+    open_menu(page, "contents-menu")
+    page.locator("#contents-menu a").nth(3).click()
+    page.wait_for_url(re.compile(r"#section-"))
 
 
-# -- print -------------------------------------------------------------------------------
-def test_print_hides_navigation_and_forms(tab, live_server, artifacts):
-    tab.goto(f"{live_server}/en/hanamikoji/?round_limit=1")
-    tab.emulate_media(media="print")
-    try:
-        for selector in [".site-header", "#language-switcher", ".game-nav", "#search-form",
-                         "#options", "#toc", ".skip-link", ".permalink"]:
-            hidden = tab.locator(selector).evaluate_all(
-                "els => els.every(e => !e.checkVisibility())")
-            assert hidden, f"{selector} is shown in print"
-        assert tab.locator("h1").is_visible()
-        assert by_id(tab, RULE).is_visible()
-        assert tab.locator("#tiebreak-chain").is_visible()
-        background = tab.evaluate("getComputedStyle(document.documentElement).backgroundColor")
-        assert background == "rgb(255, 255, 255)"
-        tab.screenshot(path=str(artifacts / "rules-en-print.png"), full_page=True)
-    finally:
-        tab.emulate_media(media="screen")
-
-
-# -- screenshots -------------------------------------------------------------------------
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_rules_page_screenshot(tab, live_server, artifacts, lang):
-    tab.goto(f"{live_server}/{lang}/hanamikoji/")
-    assert html_lang(tab) == lang
-    # nothing sticks out sideways (a long word or a wide table would)
-    overflow = tab.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    assert overflow <= 0, f"horizontal overflow of {overflow}px"
-    # every edition's name fits in the select, as it is shown once chosen
-    clipped = tab.locator("#opt-edition").evaluate(
-        "sel => { const ctx = document.createElement('canvas').getContext('2d');"
-        " const cs = getComputedStyle(sel); ctx.font = cs.font;"
-        " const room = sel.clientWidth - parseFloat(cs.paddingLeft)"
-        "   - parseFloat(cs.paddingRight) - 18;"  # the drop-down arrow (~20 px)
-        " return [...sel.options].map(o => o.text.trim())"
-        "   .filter(t => ctx.measureText(t).width > room); }")
-    assert not clipped, f"edition names cut off in the select: {clipped}"
-    path = artifacts / f"rules-{lang}.png"
-    tab.screenshot(path=str(path), full_page=True)
-    assert path.stat().st_size > 10_000
-
-
+# -- look finished ----------------------------------------------------------------------
 BROKEN_WORDS = """els => els.flatMap(el => {
   const out = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
   for (let node; (node = walker.nextNode());) {
-    for (const m of node.data.matchAll(/\\S+/g)) {
+    for (const m of node.data.matchAll(/[^\\s\u2011-]+[\u2011-]?/g)) {  // a hyphen may end a line
       const range = document.createRange();
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
@@ -324,30 +457,166 @@ BROKEN_WORDS = """els => els.flatMap(el => {
   }
   return out;
 })"""
+ROWS_ALIGNED = """() => {
+  const rows = {};
+  for (const g of document.querySelectorAll('.geisha')) {
+    const top = Math.round(g.getBoundingClientRect().top);
+    (rows[top] = rows[top] || []).push(
+      ['.geisha__name', '.favour-marker', '.geisha__item', '.geisha__colour']
+        .map(s => Math.round(g.querySelector(s).getBoundingClientRect().top)));
+  }
+  return Object.values(rows).every(cards => cards.every(c => c.join() === cards[0].join()));
+}"""
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_narrow_screen_breaks_no_word(browser, live_server, lang):
-    """On a phone (320, 360 px) and just above the 4-column break (980 px) the geisha cards
-    and action tiles wrap between words, never inside one; nothing scrolls sideways."""
-    context = new_context(browser, viewport={"width": 360, "height": 740})
+def test_narrow_screens_break_no_word_and_never_overflow(browser, live_server, lang):
+    """At 320 and 390 px (and 980 px, just above a column break) every page fits;
+    geisha cards, action tiles and Koi-Koi card names wrap between words, never inside
+    one; the geisha cards of a row line up."""
+    with own_page(browser, viewport={"width": 320, "height": 740}) as page:
+        for path, selector in [
+            (f"/{lang}/hanamikoji/?edition=geekach&round_limit=1",
+             ".geisha, .action-tile__name, .action-tile__facts, h1, .rule__title"),
+            (f"/{lang}/koikoi/", "#card-chart .kk-card__name, .kk-card__kind, h1, .yaku-name"),
+            (f"/{lang}/", "h1, .game-card"), (f"/{lang}/developers", "h1, h2"),
+        ]:
+            page.goto(live_server + path)
+            for width in (320, 390, 980):
+                page.set_viewport_size({"width": width, "height": 740})
+                assert overflow(page) <= 0, f"horizontal overflow at {width}px on {path}"
+                broken = page.locator(selector).evaluate_all(BROKEN_WORDS)
+                assert not broken, f"words broken at {width}px on {path}: {broken}"
+                if "hanamikoji" in path:
+                    assert page.evaluate(ROWS_ALIGNED), f"geisha cards out of line at {width}px"
+
+
+def test_yaku_table_fits_a_phone(phone, live_server, artifacts):
+    phone.goto(f"{live_server}/fr/koikoi/?ruleset=fudawiki")
+    table = phone.locator("#yaku-table")
+    table.scroll_into_view_if_needed()
+    assert overflow(phone) <= 0
+    wrap = phone.locator("#yaku-table-wrap")
+    assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth"), "no column hidden off screen"
+    goko = phone.locator("#yaku-row-goko")
+    labels = goko.locator(".yaku-table__label").all_inner_texts()
+    assert len(labels) == 5 and all(labels), "every value is named on a phone"
+    for cell in goko.locator("td").all():
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    goko.screenshot(path=str(artifacts / "yaku-row-fr-phone.png"))
+    link = goko.locator(".yaku-link")
+    assert link.get_attribute("aria-label").startswith("Lien vers cette règle")
+
+
+@pytest.mark.parametrize("path", ["/en/hanamikoji/?round_limit=1", "/de/koikoi/",
+                                  "/uk/developers", "/fr/"])
+def test_dark_scheme_follows_the_system(browser, live_server, artifacts, path):
+    with own_page(browser, viewport=PHONE, color_scheme="dark", bypass_csp=True) as page:
+        page.goto(live_server + path)
+        background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+        channels = [int(c) for c in re.findall(r"\d+", background)[:3]]
+        assert max(channels) < 60, f"a dark page, not {background}"
+        violations = axe_violations(page)
+        assert not violations, violations
+        name = path.strip("/").replace("/", "-").split("?")[0] or "home"
+        page.screenshot(path=str(artifacts / f"dark-{name}.png"))
+
+
+# -- at the table without a signal ------------------------------------------------------
+def controlled(page) -> None:
+    """Wait until the service worker controls the page (it keeps the page then)."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+
+
+def test_rules_read_once_open_offline(browser, live_server):
+    with own_page(browser, viewport=PHONE) as page:
+        response = page.goto(f"{live_server}/de/hanamikoji/?edition=geekach")
+        assert response.headers.get("etag"), "the page cache still answers with an ETag"
+        controlled(page)
+        page.goto(f"{live_server}/de/koikoi/")
+        response = page.goto(f"{live_server}/de/hanamikoji/?edition=geekach")  # through the worker
+        assert response.ok and response.headers.get("etag")
+        assert response.headers.get("content-encoding") in ("br", "gzip")
+        page.context.set_offline(True)
+        page.goto(f"{live_server}/de/hanamikoji/?edition=geekach#{RULE}")
+        assert html_lang(page) == "de"
+        assert page.locator("#opt-edition-geekach").is_checked(), "the page as it was read"
+        assert in_viewport(by_id(page, RULE))
+        assert page.locator("#site-header").evaluate("e => getComputedStyle(e).position") \
+            == "sticky", "its style sheet came from the copy too"
+        page.goto(f"{live_server}/de/koikoi/")
+        assert page.locator("#section-yaku").count() == 1
+        page.goto(f"{live_server}/de/koikoi/disagreements")  # never read: the offline page
+        assert page.locator("#offline").is_visible()
+        assert html_lang(page) == "de"
+
+
+def test_checker_is_never_answered_from_a_copy(browser, live_server):
+    with own_page(browser, viewport=PHONE) as page:
+        page.goto(f"{live_server}/en/hanamikoji/score?{RULING}")
+        controlled(page)
+        page.goto(f"{live_server}/en/hanamikoji/score?{RULING}")  # seen by the worker
+        assert page.locator("[data-live-offline]").is_hidden()
+        page.context.set_offline(True)
+        # a change while offline: the checker says so and keeps what was typed
+        field = page.locator("#checker-form input[type=number]").first
+        field.fill("3")
+        page.wait_for_selector("[data-live-offline]:not([hidden])")
+        assert field.input_value() == "3"
+        # opening a ruling offline: the offline page, never a kept ruling
+        page.goto(f"{live_server}/en/hanamikoji/score?{RULING}")
+        assert page.locator("#offline").is_visible()
+        assert page.locator("#checker-form").count() == 0
+
+
+# -- print -------------------------------------------------------------------------------
+def test_print_hides_navigation_and_forms(tab, live_server, artifacts):
+    tab.goto(f"{live_server}/en/hanamikoji/?round_limit=1")
+    tab.emulate_media(media="print")
     try:
-        page = context.new_page()
-        page.goto(f"{live_server}/{lang}/hanamikoji/?edition=geekach&round_limit=1")
-        for width in (320, 360, 980):
-            page.set_viewport_size({"width": width, "height": 740})
-            overflow = page.evaluate(
-                "document.documentElement.scrollWidth - document.documentElement.clientWidth")
-            assert overflow <= 0, f"horizontal overflow of {overflow}px at {width}px"
-            broken = page.locator(".geisha, .action-tile__name, .action-tile__facts"
-                                  ).evaluate_all(BROKEN_WORDS)
-            assert not broken, f"words broken across lines at {width}px: {broken}"
+        for selector in [".site-header", ".game-nav", "#options", "#toc",
+                         ".skip-link", ".permalink", "#for-developers"]:
+            hidden = tab.locator(selector).evaluate_all(
+                "els => els.every(e => !e.checkVisibility())")
+            assert hidden, f"{selector} is shown in print"
+        assert tab.locator("h1").is_visible() and by_id(tab, RULE).is_visible()
+        background = tab.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+        assert background == "rgb(255, 255, 255)"
+        tab.screenshot(path=str(artifacts / "rules-en-print.png"), full_page=True)
     finally:
-        context.close()
+        tab.emulate_media(media="screen")
 
 
-# -- axe-core ----------------------------------------------------------------------------
+# -- language negotiation ----------------------------------------------------------------
+@pytest.mark.parametrize("options", [
+    {"locale": "uk-UA"},
+    {"locale": None, "extra_http_headers": {"Accept-Language": "uk-UA,uk;q=0.9,en;q=0.5"}},
+], ids=["locale", "header"])
+def test_root_lands_on_browser_language(browser, live_server, options):
+    with own_page(browser, **options) as page:
+        response = page.goto(f"{live_server}/")
+        assert response.ok and urlsplit(page.url).path == "/uk/"
+        assert html_lang(page) == "uk"
+
+
+# -- screenshots of every page type, and axe-core -----------------------------------------
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_screenshots_of_every_page_type(browser, live_server, artifacts, lang):
+    folder = artifacts / "site"
+    folder.mkdir(exist_ok=True)
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        with own_page(browser, viewport=viewport) as page:
+            for name, path in PAGE_TYPES.items():
+                response = page.goto(live_server + path.format(lang=lang, other=OTHER[lang]))
+                assert response.status == (404 if name == "404" else 200), name
+                assert overflow(page) <= 0, f"{name} overflows at {size}"
+                page.screenshot(path=str(folder / f"{name}-{lang}-{size}.png"))
+
+
+# Every page type in two languages (Latin and Cyrillic script, the longest words); the
+# dark scheme and the open menus on a phone below; every language's layout above.
+@pytest.mark.parametrize("lang", ["de", "uk"])
 @pytest.mark.parametrize("page_type", list(PAGE_TYPES))
 def test_axe_no_serious_violations(axe_tab, live_server, page_type, lang):
     tab = axe_tab
@@ -355,13 +624,20 @@ def test_axe_no_serious_violations(axe_tab, live_server, page_type, lang):
     response = tab.goto(live_server + path)
     assert response.status == (404 if page_type == "404" else 200)
     assert html_lang(tab) == lang
-    if page_type == "search":
+    if page_type.startswith("search"):
         assert tab.locator("#search-results li").count() > 0, "search page without results"
-    if page_type == "rules-options-compare":
-        assert tab.locator(f'.rule__text--compare[lang="{OTHER[lang]}"]').count() > 0
     violations = axe_violations(tab)
     report = "\n".join(f"{v['impact']} {v['id']} ({v['help']}): {v['nodes']}" for v in violations)
     assert not violations, f"axe on {path}:\n{report}"
+
+
+def test_axe_with_the_menus_open_on_a_phone(browser, live_server):
+    with own_page(browser, viewport=PHONE, bypass_csp=True) as page:
+        page.goto(f"{live_server}/de/hanamikoji/")
+        open_menu(page, "language-menu")
+        assert not axe_violations(page)
+        open_menu(page, "search-menu")
+        assert not axe_violations(page)
 
 
 # -- keyboard ----------------------------------------------------------------------------
@@ -379,37 +655,53 @@ def test_keyboard_skip_link_and_visible_focus(tab, live_server):
         "() => ({cls: document.activeElement.className,"
         " href: document.activeElement.getAttribute('href')})")
     assert focused == {"cls": "skip-link", "href": "#main"}
-    skip = tab.locator(".skip-link")
-    assert in_viewport(skip) and skip.is_visible(), "the focused skip link is on screen"
+    assert tab.locator(".skip-link").is_visible()
     ring = outline(tab)
     assert ring["style"] != "none" and ring["width"] >= 2, ring
-
     tab.keyboard.press("Enter")
     assert tab.evaluate("document.activeElement.id") == "main"
-    assert urlsplit(tab.url).fragment == "main"
-
     tab.keyboard.press("Tab")  # the next stop is inside main, not back in the header
-    inside = tab.evaluate(
+    assert tab.evaluate(
         "() => document.getElementById('main').contains(document.activeElement)"
         " && document.activeElement !== document.getElementById('main')")
-    assert inside
-    ring = outline(tab)
-    assert ring["style"] != "none" and ring["width"] >= 2, ring
 
 
-def test_every_tab_stop_shows_focus(tab, live_server):
-    """Tab through the header, the options form and the first rules: each stop has a ring."""
+def test_keyboard_opens_the_menus(tab, live_server):
+    tab.goto(f"{live_server}/es/koikoi/")
+    tab.locator("#language-menu > summary").focus()
+    tab.keyboard.press("Enter")
+    tab.wait_for_selector("#language-menu[open]")
+    tab.keyboard.press("Tab")
+    assert tab.evaluate("document.activeElement.getAttribute('hreflang')") == "en"
+    tab.keyboard.press("Escape")
+    tab.wait_for_selector("#language-menu:not([open])")
+    tab.locator("#search-menu > summary").focus()
+    tab.keyboard.press("Enter")
+    tab.wait_for_function("() => document.activeElement.id === 'search-q'")
+    tab.keyboard.type("goko")
+    tab.keyboard.press("Enter")
+    tab.wait_for_url(re.compile(r"/es/koikoi/search\?q=goko"))
+
+
+def test_every_tab_stop_shows_focus_in_a_logical_order(tab, live_server):
+    """Tab through header, game pages, options and the first rules: each stop has a ring,
+    and the order is the reading order (top to bottom)."""
     tab.goto(f"{live_server}/de/hanamikoji/?round_limit=1")
     missing, seen = [], []
     for _ in range(40):
         tab.keyboard.press("Tab")
         stop = tab.evaluate(
             "() => { const e = document.activeElement, s = getComputedStyle(e);"
+            " const r = e.getBoundingClientRect();"
             " return {what: e.tagName + (e.id ? '#' + e.id : '') + ' ' + (e.className || ''),"
             " style: s.outlineStyle, width: parseFloat(s.outlineWidth),"
-            " visible: !!(e.offsetWidth || e.offsetHeight)}; }")
-        seen.append(stop["what"])
+            " top: r.top + window.scrollY, visible: !!(e.offsetWidth || e.offsetHeight)}; }")
+        seen.append(stop)
         if stop["style"] == "none" or stop["width"] < 2 or not stop["visible"]:
             missing.append(stop)
-    assert "INPUT#opt-round-limit " in seen and "BUTTON#options-apply " in seen, seen
+    names = [stop["what"] for stop in seen]
+    assert "INPUT#opt-round-limit-1 " in names and "BUTTON#options-apply " in names, names
     assert not missing, f"focus not visible on: {missing}"
+    last_menu = max(i for i, name in enumerate(names) if name.startswith("SUMMARY"))
+    tops = [stop["top"] for stop in seen[last_menu + 1:]]  # below the header: reading order
+    assert all(b >= a - 60 for a, b in pairwise(tops)), names

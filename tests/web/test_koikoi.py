@@ -58,9 +58,24 @@ def test_every_rule_is_an_anchor_with_permalink(client, lang):
     html = html_of(client.get(f"/{lang}/koikoi/"))
     for rule_id in RB.rules:
         assert f'id="{rule_id}"' in html, rule_id
-        assert f'href="#{rule_id}"' in html, rule_id
-    positions = [html.index(f'id="section-{s.id}"') for s in RB.sections]
+    shown = [s for s in RB.sections if s.id != "referee"]  # on the developer page
+    for rule_id in (r for s in shown for r in s.rules):
+        assert re.search(rf'class="permalink" href="#{re.escape(rule_id)}" aria-label="[^"]+"',
+                         html), rule_id
+    positions = [html.index(f'id="section-{s.id}"') for s in shown]
     assert positions == sorted(positions)
+
+
+def test_yaku_table_names_rules_by_title(client):
+    html = html_of(client.get("/en/koikoi/"))
+    table = html[html.index('id="yaku-table"'):]
+    table = table[: table.index("</table>")]
+    assert 'class="yaku-id"' not in table
+    for yaku in RB.yaku:
+        assert re.search(rf'class="yaku-link" href="#{re.escape(yaku.rule)}" aria-label="Link to '
+                         r'this rule: [^".]+"', table), yaku.id
+    # each value carries its column's name for the one-card-per-yaku layout of phones
+    assert table.count('class="yaku-table__label" aria-hidden="true">Points</span>') == len(RB.yaku)
 
 
 def test_disagreements_and_faq(client):

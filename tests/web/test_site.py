@@ -1,19 +1,55 @@
 """The rules site through Flask's test client: every route, every language."""
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
+from html.parser import HTMLParser
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from rulebook.hanamikoji import load_rulebook
 from rulebook.i18n import LANGUAGES
+from rulebook.koikoi import load_rulebook as load_koikoi
+from rulebook.referee import referee
+from webapp.site import EXAMPLES
 
 RB = load_rulebook()
+KK = load_koikoi()
 NON_ENGLISH = [lang for lang in LANGUAGES if lang != "en"]
 PAGES = ["/{lang}/", "/{lang}/hanamikoji/", "/{lang}/hanamikoji/disagreements",
-         "/{lang}/hanamikoji/search?q=geisha"]
+         "/{lang}/hanamikoji/search?q=geisha", "/{lang}/search?q=round", "/{lang}/developers"]
+MOVED = {"hanamikoji": [r for s in RB.sections if s.id == "referee" for r in s.rules],
+         "koikoi": [r for s in KK.sections if s.id == "referee" for r in s.rules]}
+READ = [r for s in RB.sections if s.id != "referee" for r in s.rules]  # on the rules page
+
+
+class TextOf(HTMLParser):
+    """The text a person reads: no tags, attributes, scripts, or code samples."""
+
+    SKIP = frozenset({"script", "style", "code", "pre", "title"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.skipping += tag in self.SKIP
+
+    def handle_endtag(self, tag):
+        self.skipping -= tag in self.SKIP
+
+    def handle_data(self, data):
+        if not self.skipping:
+            self.parts.append(data)
+
+
+def page_text(html: str) -> str:
+    parser = TextOf()
+    parser.feed(html)
+    return " ".join(parser.parts)
 
 
 def html_of(response) -> str:
@@ -45,18 +81,49 @@ def test_page_lang_and_alternates(client, lang, page):
     assert 'id="main"' in html and "<header" in html and "<footer" in html
     assert 'class="skip-link" href="#main"' in html
     assert "<script>" not in html and " style=" not in html  # CSP-ready
+    description = re.search(r'<meta name="description" content="([^"]+)">', html)
+    assert description and len(description.group(1)) > 20
+    assert 'id="language-menu"' in html and f'href="/{lang}/developers"' in html
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_rule_is_an_anchor_with_permalink(client, lang):
     html = html_of(client.get(f"/{lang}/hanamikoji/"))
-    for rule_id in RB.rules:
+    for rule_id in READ:
         assert f'id="{rule_id}"' in html, rule_id
-        assert f'href="#{rule_id}"' in html, rule_id
-    assert 'aria-label="Permalink to scoring.tie-keeps-marker"' in html or lang != "en"
-    # sections in YAML order
-    positions = [html.index(f'id="section-{s.id}"') for s in RB.sections]
+        assert html.count(f'href="#{rule_id}"') >= 2, rule_id  # the link icon, the contents
+    if lang == "en":
+        assert ('href="#scoring.tie-keeps-marker" aria-label="Link to this rule: A tie keeps '
+                'the marker"') in html
+        assert '<h3 class="rule__title">A tie keeps the marker</h3>' in html
+    # sections in YAML order, the developer section not among them
+    positions = [html.index(f'id="section-{s.id}"') for s in RB.sections if s.id != "referee"]
     assert positions == sorted(positions)
+    assert 'id="section-referee"' not in html
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+@pytest.mark.parametrize("page", ["/{lang}/hanamikoji/?round_limit=1", "/{lang}/koikoi/",
+                                  "/{lang}/hanamikoji/disagreements", "/{lang}/koikoi/disagreements",
+                                  "/{lang}/hanamikoji/search?q=marker", "/{lang}/search?q=round",
+                                  "/{lang}/koikoi/search?q=goko"])
+def test_rule_ids_are_never_page_text(client, lang, page):
+    """Ids are anchors and API fields: a person reads the rules' titles."""
+    text = page_text(html_of(client.get(page.format(lang=lang))))
+    shown = [rule_id for rule_id in [*RB.rules, *KK.rules] if rule_id in text]
+    assert shown == [], shown
+
+
+@pytest.mark.parametrize("game, rb", [("hanamikoji", RB), ("koikoi", KK)])
+def test_moved_rules_keep_their_anchors(client, game, rb):
+    """The developer section left the rules page; its old anchors lead to the new place."""
+    html = html_of(client.get(f"/de/{game}/"))
+    for rule_id in MOVED[game]:
+        assert re.search(rf'<li id="{re.escape(rule_id)}"><a href="/de/developers#'
+                         rf'{game}\.{re.escape(rule_id)}">', html), rule_id
+    developers = html_of(client.get("/de/developers"))
+    for rule_id in MOVED[game]:
+        assert f'id="{game}.{rule_id}"' in developers
 
 
 def test_rule_text_renders_action_names(client):
@@ -142,7 +209,7 @@ def test_unknown_tiebreak_step(client):
 def test_round_limit_highlights_rule(client):
     html = html_of(client.get("/en/hanamikoji/?round_limit=1"))
     assert 'class="rule rule--active" id="variant.round-limit"' in html
-    assert '<option value="1" selected>' in html[html.index('id="opt-round-limit"'):]
+    assert 'id="opt-round-limit-1" name="round_limit" value="1" checked' in html
 
 
 def test_clash_reading_in_place(client):
@@ -164,7 +231,7 @@ def test_bad_query_values_fall_back_with_notice(client, query):
     html = html_of(client.get(f"/en/hanamikoji/?{query}"))
     if query != "compare=en" and not query.startswith("edition=deepwater"):
         assert 'id="notices"' in html
-    assert 'value="deepwater" selected' in html or "deepwater" in query
+    assert 'name="edition" value="deepwater" checked' in html
 
 
 def test_internal_links_keep_the_query(client):
@@ -177,8 +244,8 @@ def test_internal_links_keep_the_query(client):
 # -- compare, disagreements, FAQ ------------------------------------------------------
 def test_compare_shows_two_languages(client):
     html = html_of(client.get("/en/hanamikoji/?compare=uk"))
-    assert html.count('class="rule__text rule__text--compare" lang="uk"') == len(
-        [r for s in RB.sections for r in s.rules])
+    assert html.count('class="rule__text rule__text--compare" lang="uk"') == len(READ)
+    assert html.count('class="compare-title" lang="uk"') > len(READ)  # titles too
     assert 'class="rule__text" lang="en"' in html
     assert 'id="opt-compare"' in html
 
@@ -187,7 +254,8 @@ def test_disagreements_page(client):
     html = html_of(client.get("/en/hanamikoji/disagreements"))
     for entry in RB.disagreements:
         assert f'id="{entry["id"]}"' in html
-        assert f'href="/en/hanamikoji/#{entry["canonical"]}"' in html
+        link = re.search(rf'href="/en/hanamikoji/#{re.escape(entry["canonical"])}">([^<]+)</a>', html)
+        assert link and "{" not in link.group(1) and link.group(1) != entry["canonical"]
     assert "No effect on scoring." in html
     assert "simultaneous_goal=geishas" in html
 
@@ -196,9 +264,12 @@ def test_faq_links_to_settling_rules(client):
     html = html_of(client.get("/en/hanamikoji/?round_limit=1"))
     for entry in RB.faq:
         block = html[html.index(f'id="{entry["id"]}"'):]
-        block = block[: block.index('class="permalink"')]
-        for rule_id in entry["rules"]:
-            assert f'href="/en/hanamikoji/?round_limit=1#{rule_id}"' in block
+        block = block[: block.index("</div>\n</div>")]
+        assert "Settled by:" in block
+        for rule_id in entry["rules"]:  # named by their titles, placeholders filled in
+            link = re.search(rf'href="/en/hanamikoji/\?round_limit=1#{re.escape(rule_id)}">([^<]+)</a>',
+                             block)
+            assert link and "{" not in link.group(1) and link.group(1) != rule_id, rule_id
 
 
 # -- picture, numbers, plurals --------------------------------------------------------
@@ -213,9 +284,9 @@ def test_picture_and_tiles(client):
 
 
 # -- search ---------------------------------------------------------------------------
-def search_hits(client, lang, query, extra=""):
+def search_hits(client, lang, query, extra="", path="hanamikoji/search"):
     """The rule ids found, each with its result text containing a highlighted match."""
-    html = html_of(client.get(f"/{lang}/hanamikoji/search?q={query}{extra}"))
+    html = html_of(client.get(f"/{lang}/{path}?q={query}{extra}"))
     results = html[html.find('id="search-results"'):]
     return [rule_id for rule_id, body in
             re.findall(r'data-rule="([^"]+)">(.*?)</li>', results, re.DOTALL) if "<mark>" in body]
@@ -226,6 +297,37 @@ def test_search_finds_rules_case_and_accent_insensitive(client):
     assert "action.tradeoff" in search_hits(client, "en", "discard face down")
     assert search_hits(client, "en", "discard zebra") == []
     assert "action.tradeoff" in search_hits(client, "en", "trade-off", "&edition=emperors4")
+    assert "scoring.tie-keeps-marker" in search_hits(client, "en", "tie keeps")  # its title
+
+
+def test_search_results_show_titles(client):
+    html = html_of(client.get("/en/hanamikoji/search?q=marker"))
+    result = re.search(r'data-rule="scoring.tie-keeps-marker">(.*?)</li>', html, re.DOTALL)
+    assert result, "the rule is found"
+    assert re.search(r'<a href="/en/hanamikoji/#scoring.tie-keeps-marker">A tie keeps the '
+                     r'<mark>marker</mark></a>', result.group(1))
+
+
+def test_search_of_both_games(client):
+    html = html_of(client.get("/fr/search?q=round"))
+    assert 'id="results-hanamikoji"' in html and 'id="results-koikoi"' in html
+    assert re.search(r'href="/fr/koikoi/#[a-z]', html) and re.search(r'href="/fr/hanamikoji/#', html)
+    nav = html[html.index('id="language-switcher"'):]
+    assert 'href="/de/search?q=round"' in nav[: nav.index("</nav>")]  # the words are kept
+    assert 'id="search-menu"' not in html  # the page's own search box is the one in view
+    assert "id=\"search-empty\"" in html_of(client.get("/fr/search?q=%20"))
+    long = client.get("/fr/search?q=" + "x" * 300)
+    assert long.status_code == 200 and 'id="notices"' in html_of(long)
+
+
+def test_header_search_searches_this_game_with_its_options(client):
+    html = html_of(client.get("/de/hanamikoji/disagreements?edition=geekach"))
+    form = html[html.index('id="search-form"'):]
+    form = form[: form.index("</form>")]
+    assert 'action="/de/hanamikoji/search"' in form
+    assert '<input type="hidden" name="edition" value="geekach">' in form
+    home = html_of(client.get("/de/"))
+    assert 'action="/de/search"' in home
 
 
 def test_search_empty_and_long(client):
@@ -273,8 +375,73 @@ def test_victory_game_length_says_what_the_edition_does(client):
 def test_round_limit_menu_follows_the_edition(client):
     html = html_of(client.get("/en/hanamikoji/?edition=iello"))
     menu = html[html.index('id="opt-round-limit"'):]
-    menu = menu[: menu.index("</select>")]
+    menu = menu[: menu.index("</fieldset>")]
     assert "As the Iello edition says: End the game after round 3 at the latest" in menu
     html = html_of(client.get("/en/hanamikoji/?edition=geekach"))
     menu = html[html.index('id="opt-round-limit"'):]
     assert "As the Geekach Games edition says: Play on until someone reaches a goal" in menu
+
+
+# -- home, developer page, offline -----------------------------------------------------
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_home_leads_to_both_games(client, lang):
+    html = html_of(client.get(f"/{lang}/"))
+    for game in ("hanamikoji", "koikoi"):
+        assert f'id="rules-{game}" href="/{lang}/{game}/"' in html
+        assert f'id="score-{game}" href="/{lang}/{game}/score"' in html
+    assert f'action="/{lang}/search"' in html and 'id="search-q"' in html
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_developer_page(client, lang):
+    response = client.get(f"/{lang}/developers")
+    assert response.status_code == 200 and "ETag" in response.headers
+    html = html_of(response)
+    for needed in ("POST /api/v1/hanamikoji/score", "POST /api/v1/koikoi/score",
+                   "/api/v1/openapi.json", "application/problem+json", "shinpan score",
+                   'id="api"', 'id="errors"', 'id="cli"', "<dt>400</dt>", "<dt>422</dt>"):
+        assert needed in html, needed
+    for game, rules in MOVED.items():
+        for rule_id in rules:
+            assert f'href="#{game}.{rule_id}"' in html
+
+
+@pytest.mark.parametrize("game", sorted(EXAMPLES))
+def test_developer_examples_are_valid_requests(client, game):
+    assert referee(EXAMPLES[game], "en")["valid"]
+    shown = re.search(rf'id="{game}".*?<pre tabindex="0"><code>(.*?)</code>',
+                      html_of(client.get("/en/developers")), re.DOTALL)
+    assert json.loads(unescape(shown.group(1))) == EXAMPLES[game]
+
+
+def test_links_to_moved_rules_lead_to_the_developer_page(app):
+    """A ruling or an error that names a developer rule (the checkers' rule links) links to
+    its new place; every other rule to its anchor on the rules page, options kept."""
+    from webapp.rules import page_context
+
+    with app.test_request_context("/en/hanamikoji/?edition=geekach"):
+        app.preprocess_request()
+        rule_url = page_context("hanamikoji", {"edition": "geekach"})["rule_url"]
+        assert rule_url("referee.start") == "/en/developers#hanamikoji.referee.start"
+        assert rule_url("victory.clash") == "/en/hanamikoji/?edition=geekach#victory.clash"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_offline_page(client, lang):
+    response = client.get(f"/{lang}/offline")
+    assert response.status_code == 200
+    html = html_of(response)
+    assert 'id="offline"' in html and 'name="robots" content="noindex"' in html
+    assert f'href="/{lang}/hanamikoji/"' in html and f'href="/{lang}/koikoi/"' in html
+
+
+def test_service_worker_is_served_from_the_root(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"  # a new version is seen at once
+    assert "worker-src 'self'" in response.headers["Content-Security-Policy"]
+    body = response.get_data(as_text=True)
+    assert 'addEventListener("fetch"' in body
+    html = html_of(client.get("/en/"))
+    assert 'data-service-worker="/sw.js"' in html

@@ -7,6 +7,7 @@ into a referee request and the referee's answer into what the page shows.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -204,6 +205,16 @@ def page_options(rb: Any, args: Mapping[str, str]) -> Options:
     chosen = values["round_limit"]
     limit_on = rb.round_limit_default(values["edition"]) if chosen == "" else chosen == "1"
     return Options(values, defaults, tuple(notices), {"round_limit_on": limit_on})
+
+
+def round_limit_menu(rb: Any, edition_id: str) -> list[tuple[str, str]]:
+    """(value, label) of the three-round limit's choices: the edition's own rule, on, off."""
+    on = str(LABELS[("round_limit", "1")]) % {"rounds": rb.round_limit}
+    off = str(LABELS[("round_limit", "0")])
+    edition = rb.editions[edition_id]
+    own = gettext("As the %(publisher)s edition says: %(rule)s", publisher=edition.publisher,
+                  rule=on if rb.round_limit_default(edition_id) else off)
+    return [("", own), ("1", on), ("0", off)]
 
 
 def highlights(rb: Any, options: Options) -> dict[str, Any]:
@@ -860,6 +871,7 @@ WEB = WebGame(
     highlights=highlights,
     labels=LABELS,
     checker=checker,
+    helpers=sys.modules[__name__],
     parameters=lambda rb: frozenset({"edition", "round_limit", "simultaneous_goal"}),
     checker_parameters=lambda rb: PARAMETERS,
 )
