@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from babel import Locale
+from markupsafe import Markup, escape
 
 from rulebook.i18n import translator
 
@@ -80,5 +81,21 @@ class GameTerms:
     def language(self, code: str) -> str:
         return language_name(code, self.lang)
 
-    def canonical_source(self) -> str:
-        return self.rb.canonical_source
+    # -- sources -----------------------------------------------------------------------
+    def source(self, key: str) -> Markup:
+        """What a source is, in this language, with the work's own title marked by language:
+        "Le livret de règles … (<cite lang="en">Hanamikoji</cite>)"."""
+        src = self.rb.sources[key]
+        about = escape(self.p(f"source.{key}", src.about))
+        if src.title:
+            return Markup('{} (<cite lang="{}">{}</cite>)').format(about, src.lang, src.title)
+        return about
+
+    def sources(self, keys: Any) -> Markup:
+        """Several sources, one after the other."""
+        # Translators: what stands between two sources named in a row (French: a no-break space before ;)
+        separator = escape(self.gettext("; "))
+        return separator.join(self.source(key) for key in keys)
+
+    def canonical_source(self) -> Markup:
+        return self.source(self.rb.canonical_source)

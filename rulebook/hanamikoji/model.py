@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..loader import HERE, RulebookError, collect_rules, collect_titles, load_yaml_checked
+from ..sources import Source, read_sources, unknown_sources
 
 DEFAULT_PATH = HERE / "hanamikoji.yaml"
 SCHEMA = "hanamikoji.rulebook.schema.json"
@@ -32,17 +33,6 @@ class Action:
     chooser: str
     scored: bool
     opponent_takes: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """A document facts come from: `about` is English (translated), `title` stays as printed."""
-
-    key: str
-    lang: str
-    about: str
-    where: str
-    title: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,12 +144,9 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
             problems.append((f"actions[{i}].split", "the sets must add up to `cards`"))
     if data["default_edition"] not in data["editions"]:
         problems.append(("default_edition", f"no edition {data['default_edition']!r}"))
-    sources = data["sources"]
 
     def check_sources(where: str, keys: list[str]) -> None:
-        for key in keys:
-            if key not in sources:
-                problems.append((where, f"no source {key!r}"))
+        problems.extend(unknown_sources(data, where, keys))
 
     check_sources("canonical_source", [data["canonical_source"]])
     for key, edition in data["editions"].items():
@@ -219,7 +206,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
     return Rulebook(
         source_file=source_file,
         canonical_source=data["canonical_source"],
-        sources={key: Source(key=key, **spec) for key, spec in data["sources"].items()},
+        sources=read_sources(data),
         geishas=geishas,
         actions={
             a["id"]: Action(**{**a, "split": tuple(a["split"]) if a["split"] else None})
