@@ -31,6 +31,9 @@ def labels(lang: str) -> dict[str, str]:
 def in_sentence(lang: str) -> dict[str, str]:
     """The default names as a sentence uses them: "el jugador A", "le joueur A", "гравець А"."""
     t = translator(lang)
+    # Translators: the default name inside a sentence, with the article or the lower-case
+    # initial your language gives a noun there ("el jugador A", "le joueur A", "гравець А");
+    # messages put it where a real name fits too, and a sentence's first letter is capitalized.
     return {"a": t.pgettext("in a sentence", "Player A"),
             "b": t.pgettext("in a sentence", "Player B")}
 

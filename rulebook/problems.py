@@ -77,6 +77,7 @@ def short(text: str, limit: int = 40) -> str:
 
 def quote(text: str, t: Any) -> str:
     """`text` in the quotation marks of `t`'s language („…“, «…», “…”): the catalog says which."""
+    # Translators: the quotation marks around a value typed by a user or named by the referee
     return t.pgettext("quotation marks", "“{value}”").format(value=text)
 
 

@@ -240,7 +240,7 @@ class Reader:
             elif spec["type"] == "choice" and not isinstance(value, str):
                 self.type_error(path, "text", value, spec["rule"])
             elif spec["type"] == "choice" and value not in spec["choices"]:
-                self.error("variant.value", path, spec["rule"], variant=name,
+                self.error("variant.value", path, spec["rule"], variant=self.t.gettext(spec["label"]),
                            choices=quoted_list(spec["choices"], self.t), value=describe(value, self.t))
             elif name == "round_limit":
                 round_limit = value

@@ -13,6 +13,7 @@ EXTRACT = (
     ("months", "name", "koikoi.month.{number}",
      "Translators: the flower of a Koi-Koi month (card suit)"),
     ("yaku", "name", "koikoi.yaku.{id}", "Translators: Koi-Koi scoring combination"),
+    ("options", "label", None, "Translators: the name of a table option (menus and messages)"),
 )
 
 __all__ = ["EXTRACT", "PileScore", "Rulebook", "document", "load_rulebook", "referee",

@@ -73,6 +73,7 @@ class YakuValue:
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     id: str
+    label: str  # its name in menus and messages (English; the catalogs translate it)
     rule: str
     default: Any
     choices: tuple[Any, ...] | None = None
@@ -319,6 +320,7 @@ def _spec(key: str, spec: dict[str, Any], by_slug: dict[str, int] | None = None)
         spoils |= 1 << by_slug[slug]
     return OptionSpec(
         id=key,
+        label=spec["label"],
         rule=spec["rule"],
         default=spec["default"],
         choices=tuple(spec["choices"]) if "choices" in spec else None,

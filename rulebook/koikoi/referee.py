@@ -265,10 +265,10 @@ class _Check:
             elif not spec.accepts(value):
                 ok = False
                 if spec.choices is not None:
-                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_VALUE, option=key,
+                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_VALUE, option=self.t.gettext(spec.label),
                              value=describe(value, self.t), choices=_choices(spec.choices, self.t))
                 else:
-                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_RANGE, option=key,
+                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_RANGE, option=self.t.gettext(spec.label),
                              min=spec.int_min, max=spec.int_max, value=describe(value, self.t),
                              or_null=self.g(MSG_OR_NULL) if spec.nullable else "")
             else:
@@ -289,7 +289,7 @@ class _Check:
                     path = ("options", key) if key in chosen else ("ruleset",)
                     self.add("option.value", path, spec.rule, MSG_OPTION_UNDOCUMENTED,
                              ruleset=rb.rulesets[ruleset].name, yaku=self.yaku_name(yaku_id),
-                             option=key)
+                             option=self.t.gettext(spec.label))
                     ok = False
                     break
         return ok
