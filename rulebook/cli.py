@@ -131,13 +131,24 @@ def os_reason(exc: OSError, t) -> str:
     return t.gettext(reason)
 
 
-def yaml_position(exc: Exception, text: str) -> tuple[int, int]:
-    """Where PyYAML gave up (1-based line and column); PyYAML's English stays out."""
+def yaml_problem(exc: Exception, text: str, t) -> str:
+    """What PyYAML refused, in the user's language, with the line and column where it gave
+    up (PyYAML's own English stays out); `{file}` is left to fill."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     if mark is not None:
-        return mark.line + 1, mark.column + 1
-    lines = text.splitlines() or [""]
-    return len(lines), len(lines[-1]) + 1
+        line, column = mark.line + 1, mark.column + 1
+    else:
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    english = str(exc)
+    if "nesting depth" in english:
+        reason = jsonio.JSONError(jsonio.TOO_DEEP, depth=jsonio.MAX_DEPTH).translated(t)
+    elif "unicode" in english.lower() or "surrogate" in english.lower():
+        reason = jsonio.JSONError(jsonio.SURROGATE, line=line, column=column).translated(t)
+    else:
+        return t.gettext(PARSE_ERROR).replace("{line}", str(line)).replace("{column}",
+                                                                           str(column))
+    return t.gettext(REFUSED).replace("{reason}", reason)
 
 
 def fail(message: str) -> int:
@@ -178,8 +189,7 @@ def run(argv: list[str] | None = None) -> int:
     except InputError as exc:
         return fail(t.gettext(REFUSED).format(file=args.file, reason=exc))
     except Exception as exc:  # noqa: BLE001 - yaml.YAMLError (PyYAML is imported lazily)
-        line, column = yaml_position(exc, text)
-        return fail(t.gettext(PARSE_ERROR).format(file=args.file, line=line, column=column))
+        return fail(yaml_problem(exc, text, t).format(file=args.file))
     response = referee(request, args.lang)
     if args.json:
         print(jsonio.dumps_pretty(response))
