@@ -12,7 +12,13 @@ from typing import Any
 from babel import Locale
 from markupsafe import Markup, escape
 
-from rulebook.i18n import translator
+from rulebook.i18n import N_, translator
+
+# Punctuation that differs by language (French puts a no-break space before the colon), for
+# the templates that join a label and its value.
+LABELLED = N_("%(label)s: %(value)s")
+# Translators: an edition's printed name for an action, after the site's own name
+PRINTED = N_("(%(publisher)s: %(name)s)")
 
 
 class KeepMissing(dict):
@@ -62,6 +68,16 @@ class GameTerms:
 
     def gettext(self, message: str) -> str:
         return self._t.gettext(message)
+
+    def labelled(self, label: Any, value: Any) -> Markup:
+        """ "Deep Water Games: …" with the language's punctuation (label and value escaped)."""
+        return Markup(escape(self.gettext(LABELLED))) % {"label": label, "value": value}
+
+    def printed_name(self, printed: PrintedName) -> Markup:
+        """ "(Deep Water Games: <span lang="en">Discard</span>)", an action tile's aside."""
+        name = Markup('<span lang="{}">{}</span>').format(printed.lang, printed.name)
+        return Markup(escape(self.gettext(PRINTED))) % {"publisher": printed.publisher,
+                                                        "name": name}
 
     def section_title(self, section: Any) -> str:
         return self.p(f"section.{section.id}", section.title)
