@@ -29,9 +29,21 @@ from markupsafe import Markup, escape
 
 MAX_QUERY = 200
 MAX_WORDS = 20
-WORD = re.compile(r"\w+(?:['’]\w+)*", re.UNICODE)
+WORD = re.compile(r"\w+(?:['’]\w+)*")  # Ukrainian п’ять, English player's: one word
+ELIDED = re.compile(r"\w+")  # French d’égalité, l’adversaire: the article is a word of its own
 SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french"}
 COMMON = 0.5  # a word in more than this share of the rules need not match
+# Words people use for the same thing at the table (a verb and its noun, two verbs for
+# "win"): any of them finds the others. A group is keyed by its first word's key.
+SYNONYMS = {
+    "en": [["win", "victory", "winner", "won"], ["tie", "level"]],  # "draw" is a card's
+    "de": [["gewinnen", "Sieg", "siegen", "Sieger", "Gewinner"],
+           ["Gleichstand", "unentschieden", "Patt"]],
+    "uk": [["перемагати", "перемогти", "перемога", "переможець", "виграти", "вигравати",
+            "виграш"], ["нічия", "нічий", "порівну"]],
+    "es": [["ganar", "victoria", "ganador", "vencer"], ["empate", "empatar"]],
+    "fr": [["gagner", "victoire", "vainqueur", "gagnant", "emporter"], ["égalité", "égal"]],
+}
 # How well a query word matches a rule's word, and how much each part of a rule counts.
 EXACT, PREFIX, TYPO = 1.0, 0.7, 0.5
 WEIGHTS = {"title": 3.0, "names": 2.0, "section": 1.5, "text": 1.0}
@@ -67,19 +79,40 @@ def reducer(lang: str) -> Callable[[str], str]:
     return stemmer.stemWord
 
 
-@lru_cache(maxsize=65536)
-def keys(word: str, lang: str) -> frozenset[str]:
-    """The keys of one (casefolded) word: its stem or lemma, with and without accents."""
+def _reduced(word: str, lang: str) -> set[str]:
+    """A (casefolded) word's stem or lemma, and the word itself, with and without accents."""
     reduce = reducer(lang)
-    found = {fold(reduce(word)), fold(word)}
     plain = fold(word)
+    found = {fold(reduce(word)), plain}
     if plain != word:
         found.add(fold(reduce(plain)))
-    return frozenset(k for k in found if k)
+    return {k for k in found if k}
 
 
-def words(text: str) -> list[re.Match]:
-    return list(WORD.finditer(text))
+@cache
+def synonyms(lang: str) -> dict[str, str]:
+    """key -> the key of its synonym group."""
+    out: dict[str, str] = {}
+    for group in SYNONYMS.get(lang, ()):
+        head = "~" + fold(group[0])  # cannot collide with a word's key
+        for word in group:
+            for key in _reduced(word.casefold(), lang):
+                out[key] = head
+    return out
+
+
+@lru_cache(maxsize=65536)
+def keys(word: str, lang: str) -> frozenset[str]:
+    """The keys of one (casefolded) word: its stem or lemma, with and without accents, and
+    its synonym group's."""
+    found = _reduced(word, lang)
+    groups = synonyms(lang)
+    found |= {groups[k] for k in found if k in groups}
+    return frozenset(found)
+
+
+def words(text: str, lang: str = "") -> list[re.Match]:
+    return list((ELIDED if lang == "fr" else WORD).finditer(text))
 
 
 @dataclass(frozen=True)
@@ -100,7 +133,7 @@ class Index:
     lang: str
     entries: tuple[Entry, ...]
     vocabulary: tuple[str, ...]  # every key, for prefix and typo matching
-    surface: dict[str, str]  # key -> a word as the rules write it (for "did you mean")
+    surface: dict[str, str]  # key -> the word as the rules write it most (for "did you mean")
     common: frozenset[str]  # keys found in most rules
 
     def __iter__(self):  # the entries, in page order
@@ -121,24 +154,27 @@ class Hit:
 
 def make_index(lang: str, rules: Iterable[tuple[str, str, str, str, str, list[str]]]) -> Index:
     """An index of (rule id, section id, section title, rule title, text, other names)."""
-    entries, surface, counts = [], {}, {}
+    entries, forms, counts = [], {}, {}
     for rule_id, section_id, section_title, title, text, names in rules:
         fields = []
         for field, content in (("title", title), ("section", section_title), ("text", text),
                                ("names", " ".join(names))):
             found: set[str] = set()
-            for match in words(content):
+            for match in words(content, lang):
                 word = match.group(0).casefold()
                 for key in keys(word, lang):
                     found.add(key)
-                    surface.setdefault(key, match.group(0))
+                    seen = forms.setdefault(key, {})
+                    seen[match.group(0)] = seen.get(match.group(0), 0) + 1
             fields.append((field, frozenset(found)))
         entry = Entry(rule_id, section_id, section_title, title, text, tuple(fields))
         for key in entry.all_keys():
             counts[key] = counts.get(key, 0) + 1
         entries.append(entry)
     common = frozenset(k for k, n in counts.items() if n > COMMON * max(len(entries), 1))
-    return Index(lang, tuple(entries), tuple(sorted(counts)), surface, common)
+    words_only = tuple(sorted(k for k in counts if not k.startswith("~")))  # no group keys
+    surface = {key: max(seen, key=seen.get) for key, seen in forms.items()}
+    return Index(lang, tuple(entries), words_only, surface, common)
 
 
 @lru_cache(maxsize=64)
@@ -172,9 +208,9 @@ def build_index(game: str, lang: str, edition: str) -> Index:
     return make_index(lang, rows())
 
 
-def query_words(query: str) -> list[str]:
+def query_words(query: str, lang: str = "") -> list[str]:
     found: list[str] = []
-    for match in words(query[:MAX_QUERY]):
+    for match in words(query[:MAX_QUERY], lang):
         word = match.group(0).casefold()
         if word not in found:
             found.append(word)
@@ -216,7 +252,7 @@ def matches(index: Index, word: str) -> dict[str, float]:
 
 def search(index: Index, query: str) -> list[Hit]:
     """The rules that hold every (uncommon) word of the query, best first."""
-    found = [matches(index, word) for word in query_words(query)]
+    found = [matches(index, word) for word in query_words(query, index.lang)]
     if not found or not all(found):
         return []
     # A word most rules hold ("the", "der") need not match, unless it is all there is.
@@ -243,15 +279,17 @@ def search(index: Index, query: str) -> list[Hit]:
 
 
 def suggest(index: Index, query: str) -> str | None:
-    """The query with each word that finds nothing replaced by the nearest word the rules use
-    ("Gleichstnd" -> "Gleichstand"), or None when every word finds something."""
+    """"Did you mean": the query with each word that the rules do not use as typed (it found
+    nothing, or only through a typo or as the start of a word) replaced by the nearest word
+    they use ("Gleichstnd" -> "Gleichstand"); None when every word is theirs, or when a word
+    is near none of theirs."""
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import extractOne
 
     changed, out = False, []
-    for match in words(query[:MAX_QUERY]):
+    for match in words(query[:MAX_QUERY], index.lang):
         word = match.group(0)
-        if matches(index, word.casefold()):
+        if EXACT in matches(index, word.casefold()).values():
             out.append(word)
             continue
         best = extractOne(fold(word), index.vocabulary, scorer=Levenshtein.normalized_distance,
@@ -267,7 +305,7 @@ def highlight(text: str, marked: set[str], lang: str) -> Markup:
     """`text` escaped, each word whose key is in `marked` inside <mark>."""
     parts: list[str] = []
     last = 0
-    for match in words(text):
+    for match in words(text, lang):
         if keys(match.group(0).casefold(), lang) & marked:
             parts.append(str(escape(text[last:match.start()])))
             parts.append(f"<mark>{escape(match.group(0))}</mark>")
