@@ -143,7 +143,7 @@ def yaml_problem(exc: Exception, text: str, t) -> str:
     english = str(exc)
     if "nesting depth" in english:
         reason = jsonio.JSONError(jsonio.TOO_DEEP, depth=jsonio.MAX_DEPTH).translated(t)
-    elif "unicode" in english.lower() or "surrogate" in english.lower():
+    elif "invalid unicode" in english.lower() or "surrogate" in english.lower():
         reason = jsonio.JSONError(jsonio.SURROGATE, line=line, column=column).translated(t)
     else:
         return t.gettext(PARSE_ERROR).replace("{line}", str(line)).replace("{column}",

@@ -83,6 +83,7 @@ class Section:
 @dataclass(frozen=True)
 class Rulebook:
     source_file: str
+    title: str  # the game's name (English; the catalogs translate it)
     canonical_source: str  # a key of `sources`
     sources: dict[str, Source]
     geishas: tuple[Geisha, ...]
@@ -205,6 +206,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
     rnd, victory = data["round"], data["victory"]
     return Rulebook(
         source_file=source_file,
+        title=data["title"],
         canonical_source=data["canonical_source"],
         sources=read_sources(data),
         geishas=geishas,
