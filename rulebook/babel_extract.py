@@ -19,8 +19,9 @@ from . import GAMES
 
 RULE_COMMENT = (
     "Translators: rule text; the message context is the rule id. Keep placeholders such "
-    "as {secret}, {tradeoff}, {gift} and {competition} unchanged: they become the action "
-    "names of the chosen edition."
+    "as {secret}, {tradeoff}, {gift} and {competition} unchanged: they become this site's "
+    "action names in your language (an edition's printed names are shown beside them). "
+    "Where a text quotes an option's value, quote its menu label exactly."
 )
 TITLE_COMMENT = (
     "Translators: the short name of a rule (the message context is title.<rule id>), shown "
