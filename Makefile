@@ -7,13 +7,16 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test serve bench loadtest faulttest translations catalogs browser wrk lint clean
+.PHONY: run test test-fast serve bench loadtest faulttest translations catalogs browser wrk lint clean
 
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.test catalogs browser  ## the whole suite
+test: $(VENV)/.test catalogs browser lint  ## the whole suite, lint first
 	$(BIN)/python -m pytest
+
+test-fast: $(VENV)/.test catalogs lint  ## everything but the browser tests
+	$(BIN)/python -m pytest -m "not browser"
 
 # Production server: granian configured by webapp/serve.py; HOST/PORT and the rest from
 # the environment (default 127.0.0.1:8000), e.g. `HOST=0.0.0.0 PORT=8080 make serve`.
@@ -45,13 +48,15 @@ catalogs: $(MO)
 translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
 	$(BIN)/pybabel compile -d translations -l $* -D messages
 
-# Extract UI strings and rule texts, merge them into every catalog, compile.
+# Extract UI strings and rule texts, merge them into every catalog, fill in the translations
+# delivered as JSON (translations/incoming/*.json, see tools/po_incoming.py), compile.
 # Babel reads `[module:function: pattern]` as method `module`, so the rulebook extractor is
 # named in dotted form (`module.function`) in a generated copy of babel.cfg.
 translations: $(VENV)/.runtime
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k Np_:1,2 -k lazy_gettext -k _l --project=Shinpan --version=0.1 \
 		--add-comments=Translators: --sort-by-file --no-wrap -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations -D messages --no-wrap --ignore-obsolete
+	$(BIN)/python tools/po_incoming.py
 	$(MAKE) catalogs
 
 # Debian's wrk for `make bench`: a C load generator, so the benchmark measures the servers.

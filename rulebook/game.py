@@ -5,7 +5,8 @@ A game is a package (`rulebook/<slug>/`) that provides
     referee(request, lang, rulebook)    the response document (a ruling, or every problem)
     document(lang)                      the rulebook as a JSON document in a language
     EXTRACT                             which YAML fields hold translatable names
-plus its rulebook YAML and JSON Schemas, and a web module (`webapp/games/<slug>.py` unless
+    rulebook.yaml, schemas/{request,response,rulebook}.schema.json
+and a web module (`webapp/games/<slug>.py` unless
 `web` says otherwise) with its pages. `rulebook.GAMES` lists the games; nothing else does.
 The package is imported when first used, so a command that needs one game loads one.
 """
@@ -13,8 +14,11 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from .loader import load_schema
 
 
 @dataclass(frozen=True)
@@ -39,3 +43,12 @@ class Game:
 
     def document(self, lang: str) -> dict[str, Any]:
         return self.module.document(lang)
+
+    @property
+    def folder(self) -> Path:
+        """The game's package folder: its rulebook.yaml and its schemas/ are there."""
+        return Path(self.module.__file__).resolve().parent
+
+    def schema(self, kind: str) -> dict[str, Any]:
+        """Its JSON Schema of `kind`: "request", "response" or "rulebook"."""
+        return load_schema(self.folder / "schemas" / f"{kind}.schema.json")

@@ -22,8 +22,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-SCHEMAS = HERE / "schemas"
 CHECK_VERSION = b"1"  # bump when the check itself changes (a new rule beside the schema)
 
 
@@ -46,8 +44,9 @@ def yaml_path(parts) -> str:
 
 
 @cache
-def load_schema(name: str) -> dict[str, Any]:
-    with open(SCHEMAS / name, encoding="utf-8") as handle:
+def load_schema(path: Path) -> dict[str, Any]:
+    """A JSON Schema file (each game keeps its own in rulebook/<game>/schemas/)."""
+    with open(path, encoding="utf-8") as handle:
         return json.load(handle)
 
 
@@ -59,12 +58,12 @@ def cache_dir() -> Path | None:
     return Path(base) / "shinpan"
 
 
-def _verdict_path(raw: bytes, schema_name: str) -> Path | None:
+def _verdict_path(raw: bytes, schema: Path) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
     digest = hashlib.blake2b(raw, digest_size=16)
-    digest.update((SCHEMAS / schema_name).read_bytes())
+    digest.update(schema.read_bytes())
     digest.update(CHECK_VERSION)
     return folder / f"rulebook-{digest.hexdigest()}.marshal"
 
@@ -92,23 +91,23 @@ def _write_verdict(path: Path | None, data: Any) -> None:
         pass  # no cache: the next load checks again
 
 
-def load_yaml_checked(path: Path | str, schema_name: str) -> dict[str, Any]:
-    """Parse `path` and validate it against `schemas/<schema_name>`; raise RulebookError."""
+def load_yaml_checked(path: Path | str, schema: Path) -> dict[str, Any]:
+    """Parse `path` and validate it against the JSON Schema file `schema`; raise RulebookError."""
     path = Path(path)
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise RulebookError(path, [("", f"cannot read the file: {exc.strerror}")]) from None
-    verdict = _verdict_path(raw, schema_name)
+    verdict = _verdict_path(raw, schema)
     data = _read_verdict(verdict)
     if data is not None:
         return data
-    data = _parse_and_check(path, raw, schema_name)
+    data = _parse_and_check(path, raw, schema)
     _write_verdict(verdict, data)
     return data
 
 
-def _parse_and_check(path: Path, raw: bytes, schema_name: str) -> dict[str, Any]:
+def _parse_and_check(path: Path, raw: bytes, schema: Path) -> dict[str, Any]:
     import yaml  # only when there is no verdict yet
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when built
@@ -122,7 +121,7 @@ def _parse_and_check(path: Path, raw: bytes, schema_name: str) -> dict[str, Any]
         raise RulebookError(path, [(where, f"not valid YAML: {getattr(exc, 'problem', exc)}")]) from None
     from jsonschema import Draft202012Validator  # only when a rulebook is loaded: ~40 ms
 
-    validator = Draft202012Validator(load_schema(schema_name))
+    validator = Draft202012Validator(load_schema(schema))
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         raise RulebookError(path, [(yaml_path(e.absolute_path), e.message) for e in errors])

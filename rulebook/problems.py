@@ -56,6 +56,26 @@ class Problem:
                 "message": self.message, "kind": self.kind}
 
 
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A referee's answer: the response document, and what a refusal is (its kind)."""
+
+    document: dict[str, Any]
+
+    @property
+    def valid(self) -> bool:
+        return bool(self.document.get("valid"))
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        return self.document.get("errors", [])
+
+    @property
+    def kind(self) -> str | None:
+        """None for a ruling; `malformed` or `illegal` for a refused request."""
+        return None if self.valid else request_kind(self.errors)
+
+
 def kind_of(code: str) -> str:
     return MALFORMED if code in MALFORMED_CODES else ILLEGAL
 

@@ -5,7 +5,12 @@ from typing import Any
 
 from . import GAMES
 from .i18n import translator
-from .problems import SHARED, Problem, describe, kind_of, quoted_list
+from .problems import SHARED, Problem, Ruling, describe, kind_of, quoted_list
+
+
+def judge(request: Any, lang: str = "en") -> Ruling:
+    """The referee's answer as a value: `.document`, `.valid`, `.kind` of a refusal."""
+    return Ruling(referee(request, lang))
 
 
 def referee(request: Any, lang: str = "en") -> dict[str, Any]:

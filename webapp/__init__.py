@@ -36,6 +36,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(test_config)
 
     languages.init_app(app)
+    _add_game_templates(app)
 
     import importlib
 
@@ -52,7 +53,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     from . import api, caching, compression, meta, security
 
     api.mount(app)
-    app.jinja_env.globals["api_score_url"] = api.score_url
     meta.init_app(app)  # page_meta(): the description and Open Graph tags of a page
 
     # Production concerns for every route, from the inside out: compression of the
@@ -67,3 +67,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         return {"lang": g.get("lang") or languages.negotiated()}
 
     return app
+
+
+def _add_game_templates(app: Flask) -> None:
+    """Games that bring their own templates folder (WebGame.templates) add it to Jinja's."""
+    from jinja2 import ChoiceLoader, FileSystemLoader
+
+    from .games import GAMES
+
+    folders = [web.templates for web in GAMES.values() if web.templates]
+    if folders:
+        app.jinja_loader = ChoiceLoader([app.jinja_loader, *map(FileSystemLoader, folders)])

@@ -24,9 +24,8 @@ from werkzeug.routing import Map, Rule
 
 from rulebook import GAMES, jsonio
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
-from rulebook.loader import load_schema
-from rulebook.problems import MALFORMED, request_kind
-from rulebook.referee import referee
+from rulebook.problems import MALFORMED
+from rulebook.referee import judge
 
 from .languages import best_language
 
@@ -50,13 +49,6 @@ PROBLEMS = {
 # status -> the problem an HTTP error of that status becomes (the first listed)
 STATUS_PROBLEM = {status: name for name, (status, _) in reversed(PROBLEMS.items())}
 GAME_MISMATCH = N_("This address scores %(game)s requests.")
-GAME_RULE = "<any(" + ", ".join(GAMES) + "):game>"
-URLS = Map([
-    Rule(f"/{GAME_RULE}/score", endpoint="score", methods=["POST"]),
-    Rule(f"/{GAME_RULE}/rulebook", endpoint="rulebook", methods=["GET"]),
-    Rule("/problems/<name>", endpoint="problem_type", methods=["GET"]),
-    Rule("/openapi.json", endpoint="openapi", methods=["GET"]),
-])
 log = logging.getLogger(__name__)
 
 
@@ -190,12 +182,11 @@ def score(call: Call, game: str) -> JsonResponse:
             errors = [{"code": "game.mismatch", "path": "/game", "rule": "referee.request",
                        "message": message, "kind": "illegal"}]
             return problem(call, "invalid-request", errors=errors)
-    response = referee(document, lang)
-    if not response["valid"]:
-        errors = response["errors"]
-        name = "malformed-request" if request_kind(errors) == MALFORMED else "invalid-request"
-        return problem(call, name, errors=errors)
-    return json_response(call, response)
+    ruling = judge(document, lang)
+    if not ruling.valid:
+        name = "malformed-request" if ruling.kind == MALFORMED else "invalid-request"
+        return problem(call, name, errors=ruling.errors)
+    return json_response(call, ruling.document)
 
 
 def rulebook(call: Call, game: str) -> JsonResponse:
@@ -212,47 +203,52 @@ def problem_type(call: Call, name: str) -> JsonResponse:
 
 
 def openapi(call: Call) -> JsonResponse:
-    return json_response(call, openapi_document(), lang=DEFAULT_LANGUAGE)
+    return json_response(call, openapi_document(tuple(GAMES)), lang=DEFAULT_LANGUAGE)
 
 
 VIEWS = {"score": score, "rulebook": rulebook, "problem_type": problem_type, "openapi": openapi}
-SCORE_PATHS = {f"/{game}/score": game for game in GAMES}  # the hot path skips the URL map
 
 
-def application(environ: dict, start_response) -> Any:
-    """The API as a WSGI application (mounted at /api/v1)."""
-    call = Call(environ)
-    announced = environ.get("CONTENT_LENGTH", "")  # also when a chunked body announces one
-    try:
-        game = SCORE_PATHS.get(environ.get("PATH_INFO", ""))
-        if len(environ.get("QUERY_STRING", "")) > MAX_QUERY:
-            response = problem(call, "uri-too-long")
-        elif announced.isdigit() and int(announced) > MAX_BODY:
-            response = problem(call, "too-large")
-        elif game is not None and environ.get("REQUEST_METHOD") == "POST":
-            response = score(call, game)
-        else:
-            endpoint, args = URLS.bind_to_environ(environ).match()
-            response = VIEWS[endpoint](call, **args)
-    except HTTPException as error:
-        response = http_problem(call, error)
-    except Exception:
-        log.exception("API error on %s %s", environ.get("REQUEST_METHOD"),
-                      environ.get("PATH_INFO"))
-        response = problem(call, "internal")
-    return response(environ, start_response)
+class Api:
+    """The API as a WSGI application (mounted at /api/v1), for the games registered when
+    the site is made (rulebook.GAMES)."""
+
+    def __init__(self, games: tuple[str, ...]) -> None:
+        game = "<any(" + ", ".join(games) + "):game>"
+        self.urls = Map([
+            Rule(f"/{game}/score", endpoint="score", methods=["POST"]),
+            Rule(f"/{game}/rulebook", endpoint="rulebook", methods=["GET"]),
+            Rule("/problems/<name>", endpoint="problem_type", methods=["GET"]),
+            Rule("/openapi.json", endpoint="openapi", methods=["GET"]),
+        ])
+        self.score_paths = {f"/{g}/score": g for g in games}  # the hot path skips the map
+
+    def __call__(self, environ: dict, start_response) -> Any:
+        call = Call(environ)
+        announced = environ.get("CONTENT_LENGTH", "")  # also when a chunked body announces one
+        try:
+            game = self.score_paths.get(environ.get("PATH_INFO", ""))
+            if len(environ.get("QUERY_STRING", "")) > MAX_QUERY:
+                response = problem(call, "uri-too-long")
+            elif announced.isdigit() and int(announced) > MAX_BODY:
+                response = problem(call, "too-large")
+            elif game is not None and environ.get("REQUEST_METHOD") == "POST":
+                response = score(call, game)
+            else:
+                endpoint, args = self.urls.bind_to_environ(environ).match()
+                response = VIEWS[endpoint](call, **args)
+        except HTTPException as error:
+            response = http_problem(call, error)
+        except Exception:
+            log.exception("API error on %s %s", environ.get("REQUEST_METHOD"),
+                          environ.get("PATH_INFO"))
+            response = problem(call, "internal")
+        return response(environ, start_response)
 
 
 def mount(flask_app) -> None:
     """Serve the API under /api/v1 beside the site (inside the site's header middleware)."""
-    flask_app.wsgi_app = DispatcherMiddleware(flask_app.wsgi_app, {PREFIX: application})
-
-
-def score_url(game: str, lang: str) -> str:
-    """The score endpoint for the checker pages' scripts."""
-    from flask import request
-
-    return f"{request.script_root}{PREFIX}/{game}/score?lang={lang}"
+    flask_app.wsgi_app = DispatcherMiddleware(flask_app.wsgi_app, {PREFIX: Api(tuple(GAMES))})
 
 
 def _inline(schema: dict[str, Any], prefix: str, components: dict[str, Any]) -> dict[str, Any]:
@@ -277,14 +273,16 @@ def _inline(schema: dict[str, Any], prefix: str, components: dict[str, Any]) -> 
     return rewrite(schema)
 
 
-@lru_cache(maxsize=1)
-def openapi_document() -> dict[str, Any]:
+@lru_cache(maxsize=4)
+def openapi_document(games: tuple[str, ...]) -> dict[str, Any]:
+    """The OpenAPI 3.1 description of the API for these games (their schemas inlined)."""
     components: dict[str, Any] = {}
     schemas = {}
-    for game, title in (("hanamikoji", "Hanamikoji"), ("koikoi", "Koikoi")):
+    titles = {game: game.capitalize() for game in games}  # component names: HanamikojiRequest
+    for game, title in titles.items():
         for kind in ("request", "response"):
             try:
-                raw = load_schema(f"{game}.{kind}.schema.json")
+                raw = GAMES[game].schema(kind)
             except FileNotFoundError:
                 continue
             name = f"{title}{kind.capitalize()}"
@@ -314,7 +312,7 @@ def openapi_document() -> dict[str, Any]:
                        "(geishas and editions, or cards, yaku and rulesets) sit beside these.",
         "required": ["game", "language", "canonical_source", "sections"],
         "properties": {
-            "game": {"enum": list(GAMES)},
+            "game": {"enum": list(games)},
             "language": {"enum": list(LANGUAGES)},
             "canonical_source": {"type": "string"},
             "sections": {"type": "array", "items": {
@@ -338,13 +336,14 @@ def openapi_document() -> dict[str, Any]:
                                 "schema": {"$ref": "#/components/schemas/Problem"}}}}
                 for code in codes}
 
+    names = {game: GAMES[game].load().title for game in games}  # "Koi-Koi", from the YAML
     paths: dict[str, Any] = {}
-    for game, title in (("hanamikoji", "Hanamikoji"), ("koikoi", "Koikoi")):
+    for game, title in titles.items():
         if f"{title}Request" not in schemas:
             continue
         paths[f"{PREFIX}/{game}/score"] = {"post": {
             "operationId": f"score_{game}",
-            "summary": f"Validate and score a {title} request",
+            "summary": f"Validate and score a {names[game]} request",
             "parameters": [lang_param],
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": {"$ref": f"#/components/schemas/{title}Request"}}}},
@@ -356,7 +355,7 @@ def openapi_document() -> dict[str, Any]:
         }}
         paths[f"{PREFIX}/{game}/rulebook"] = {"get": {
             "operationId": f"rulebook_{game}",
-            "summary": f"The canonical {title} rulebook in a language",
+            "summary": f"The canonical {names[game]} rulebook in a language",
             "parameters": [lang_param],
             "responses": {"200": {"description": "The rulebook", "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/Rulebook"}}}},
@@ -365,9 +364,11 @@ def openapi_document() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "Shinpan referee API", "version": "1.0.0",
-                 "description": "Validate and score rounds of Hanamikoji and Koi-Koi; read the "
-                                "canonical rulebooks in English, German, Ukrainian, Spanish "
-                                "and French. Errors are RFC 9457 problem documents."},
+                 "description": f"Validate and score rounds of {' and '.join(names.values())}; "
+                                "read the canonical rulebooks in English, German, Ukrainian, "
+                                "Spanish and French. Errors are RFC 9457 problem documents: "
+                                "400 for a request not shaped as its schema says, 422 for one "
+                                "the rules refuse."},
         "servers": [{"url": "/"}],
         "paths": paths,
         "components": {"schemas": components},

@@ -10,11 +10,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..loader import HERE, RulebookError, collect_rules, collect_titles, load_yaml_checked
+from ..loader import RulebookError, collect_rules, collect_titles, load_yaml_checked
 from ..sources import Source, read_sources, unknown_sources
 
-DEFAULT_PATH = HERE / "koikoi.yaml"
-SCHEMA = "koikoi.rulebook.schema.json"
+FOLDER = Path(__file__).resolve().parent
+DEFAULT_PATH = FOLDER / "rulebook.yaml"
+SCHEMA = FOLDER / "schemas" / "rulebook.schema.json"
 KINDS = ("bright", "animal", "ribbon", "plain")
 PLAYERS = ("a", "b")
 

@@ -7,8 +7,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate as validate_openapi
 
+from rulebook import GAMES
 from rulebook.i18n import LANGUAGES
-from rulebook.loader import load_schema
 from rulebook.problems import MALFORMED_CODES
 from rulebook.referee import referee
 
@@ -94,7 +94,7 @@ def post(client, document, lang=None, **kwargs):
 
 @pytest.fixture(scope="module")
 def response_validator():
-    return Draft202012Validator(load_schema("hanamikoji.response.schema.json"))
+    return Draft202012Validator(GAMES["hanamikoji"].schema("response"))
 
 
 def test_score_valid_request(client, response_validator):

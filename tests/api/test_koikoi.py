@@ -6,9 +6,9 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
+from rulebook import GAMES
 from rulebook.i18n import LANGUAGES
 from rulebook.koikoi import referee
-from rulebook.loader import load_schema
 from rulebook.problems import MALFORMED_CODES
 
 SCORE = "/api/v1/koikoi/score"
@@ -44,7 +44,7 @@ ERROR_CASES = {
 
 @pytest.fixture(scope="module")
 def response_validator():
-    return Draft202012Validator(load_schema("koikoi.response.schema.json"))
+    return Draft202012Validator(GAMES["koikoi"].schema("response"))
 
 
 def post(client, document, lang):

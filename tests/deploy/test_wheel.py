@@ -21,7 +21,7 @@ import pytest
 from babel.support import Translations
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ["pyproject.toml", "README.md", "rulebook", "webapp", "translations"]
+SOURCES = ["pyproject.toml", "setup.py", "README.md", "rulebook", "webapp", "translations"]
 # strings base.html shows on every rules page
 CANDIDATES = ["Search the rules", "Skip to main content", "Where sources disagree", "Search"]
 

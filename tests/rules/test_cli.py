@@ -123,7 +123,7 @@ def test_schema_verdict_is_cached_and_invalidated(tmp_path):
     code = ("import sys; from rulebook.hanamikoji.model import load_rulebook; "
             "load_rulebook(sys.argv[1]); print('jsonschema' in sys.modules)")
     rulebook = tmp_path / "hanamikoji.yaml"
-    rulebook.write_text((ROOT / "rulebook" / "hanamikoji.yaml").read_text(encoding="utf-8"),
+    rulebook.write_text((ROOT / "rulebook" / "hanamikoji" / "rulebook.yaml").read_text(encoding="utf-8"),
                         encoding="utf-8")
 
     def load() -> subprocess.CompletedProcess:

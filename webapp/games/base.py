@@ -62,6 +62,9 @@ class WebGame:
     checker: Callable[[Any, Mapping[str, str], str], Any] | None = None
     # The module of page helpers the game's partial templates call (`game.helpers.…`).
     helpers: Any = None
+    # A folder holding templates/games/<slug>/ when they are not webapp's own (a game
+    # defined outside this package).
+    templates: str | None = None
     # The query parameters its pages read (any other parameter does not change a page):
     # the options of its rules pages, and what its checker reads.
     parameters: Callable[[Any], frozenset[str]] = lambda rb: frozenset()

@@ -10,7 +10,7 @@ from pathlib import Path
 from rulebook.hanamikoji.model import load_rulebook
 from rulebook.referee import referee
 
-YAML = Path(__file__).resolve().parents[3] / "rulebook" / "hanamikoji.yaml"
+YAML = Path(__file__).resolve().parents[3] / "rulebook" / "hanamikoji" / "rulebook.yaml"
 TIED = {"a": [1, 1, 1, 1, 1, 1, 2], "b": [1, 1, 1, 1, 1, 1, 2]}  # every geisha level
 # Round 3 from these markers with all ties: A 1 geisha / 2 charm, B 2 geishas / 7 charm.
 FAVOR = ["a", "b", None, None, None, None, "b"]

@@ -22,9 +22,9 @@ from rulebook.hanamikoji.referee import referee
 
 from . import sim
 
-SCHEMAS = Path(__file__).resolve().parents[3] / "rulebook" / "schemas"
-REQUEST_SCHEMA = json.loads((SCHEMAS / "hanamikoji.request.schema.json").read_text("utf-8"))
-RESPONSE_SCHEMA = json.loads((SCHEMAS / "hanamikoji.response.schema.json").read_text("utf-8"))
+SCHEMAS = Path(__file__).resolve().parents[3] / "rulebook" / "hanamikoji" / "schemas"
+REQUEST_SCHEMA = json.loads((SCHEMAS / "request.schema.json").read_text("utf-8"))
+RESPONSE_SCHEMA = json.loads((SCHEMAS / "response.schema.json").read_text("utf-8"))
 FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER
 REQUEST_V = jsonschema.Draft202012Validator(REQUEST_SCHEMA, format_checker=FORMATS)
 RESPONSE_V = jsonschema.Draft202012Validator(RESPONSE_SCHEMA, format_checker=FORMATS)

@@ -7,15 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from rulebook.koikoi.model import load_rulebook
+from rulebook.koikoi.model import FOLDER, load_rulebook
 from rulebook.koikoi.referee import referee
 from rulebook.koikoi.scoring import scorer_for
-from rulebook.loader import SCHEMAS
 
 RB = load_rulebook()
 SAKE = RB.card_by_slug["chrysanthemum-sake-cup"]
-RESPONSE = Draft202012Validator(json.loads((SCHEMAS / "koikoi.response.schema.json").read_text()))
-REQUEST = Draft202012Validator(json.loads((SCHEMAS / "koikoi.request.schema.json").read_text()))
+RESPONSE = Draft202012Validator(json.loads((FOLDER / "schemas" / "response.schema.json").read_text()))
+REQUEST = Draft202012Validator(json.loads((FOLDER / "schemas" / "request.schema.json").read_text()))
 
 piles = st.integers(min_value=0, max_value=(1 << 48) - 1)
 cards = st.integers(min_value=0, max_value=47)

@@ -7,9 +7,9 @@ import re
 import pytest
 import yaml
 
-from rulebook.koikoi.model import DEFAULT_PATH, load_rulebook
+from rulebook.koikoi.model import DEFAULT_PATH, FOLDER, load_rulebook
 from rulebook.koikoi.referee import referee
-from rulebook.loader import SCHEMAS, RulebookError
+from rulebook.loader import RulebookError
 
 RULE_ID = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)+$")
 YAKU_IDS = ["goko", "shiko", "ameshiko", "sanko", "hanami", "tsukimi", "inoshikacho", "tane",
@@ -162,7 +162,7 @@ def test_every_rule_referenced_by_an_error_exists():
 
 def test_request_schema_matches_rulebook():
     rb = load_rulebook()
-    schema = json.loads((SCHEMAS / "koikoi.request.schema.json").read_text())
+    schema = json.loads((FOLDER / "schemas" / "request.schema.json").read_text())
     assert schema["properties"]["ruleset"]["enum"] == list(rb.rulesets)
     props = schema["properties"]["options"]["properties"]
     assert set(props) == set(rb.options)
