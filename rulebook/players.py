@@ -16,8 +16,9 @@ from .i18n import N_, translator
 
 PLAYERS = ("a", "b")
 PLAYER_LABELS = {"a": N_("Player A"), "b": N_("Player B")}
-# The first letter of a message and of each sentence after it (an opening ¿ ¡ or ( kept).
-_SENTENCE_START = re.compile(r"(^|[.!?]\s+)([¿¡(]?)(\w)")
+# A lower-case first letter of a message or of a sentence in it (after an opening ¿ ¡ or ():
+# only those are matched, so a message that needs nothing costs one scan.
+_SENTENCE_START = re.compile(r"(^|[.!?]\s+)([¿¡(]?)([a-zß-ÿа-яёіїєґ])")
 
 
 @cache
@@ -49,9 +50,18 @@ class Names:
     def __init__(self, lang: str):
         self.labels = dict(labels(lang))  # for headings, fields and the response's `players`
         self.said = dict(in_sentence(lang))  # for the sentences of messages and rulings
+        # the default names that start in lower case ("el jugador A"): only a message that
+        # holds one can need a capital (English and German need none: no cost there)
+        self.lowered = tuple(name for name in self.said.values() if name[:1].islower())
 
     def set(self, player: str, name: str) -> None:
         self.labels[player] = self.said[player] = name
+
+    def cap(self, text: str) -> str:
+        """`text` with a default name that opens a sentence capitalized ("El jugador A gana.")."""
+        if self.lowered and any(name in text for name in self.lowered):
+            return sentence_case(text)
+        return text
 
     def __getitem__(self, player: str) -> str:
         return self.said[player]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import N_, Np_, translator
-from ..players import Names, sentence_case
+from ..players import Names
 from ..problems import (
     EXPECTED,
     MALFORMED,
@@ -174,7 +174,7 @@ class Reader:
             template = self.t.ngettext(singular, plural, values["count"])
         else:
             template = self.t.gettext(M[code])
-        message = sentence_case(template.format(**values))
+        message = self.names.cap(template.format(**values))
         self.problems.append(Problem(code, path, rule, message, kind_of(code)))
 
     def type_error(self, path: str, expected: str, value: Any, rule: str = "referee.request"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import N_, Np_, translator
-from ..players import Names, sentence_case
+from ..players import Names
 from ..problems import SHARED, Problem, describe, kind_of, pointer, quoted_list, short
 from .model import PLAYERS, Rulebook, load_rulebook
 from .scoring import (
@@ -180,10 +180,10 @@ class _Check:
         self.problems.append(Problem(code, pointer(*path), rule, text, kind_of(code)))
 
     def n(self, forms: tuple[str, str], n: int, **values: Any) -> str:
-        return sentence_case(self.t.ngettext(forms[0], forms[1], n).format(**values))
+        return self.names.cap(self.t.ngettext(forms[0], forms[1], n).format(**values))
 
     def g(self, template: str, **values: Any) -> str:
-        return sentence_case(self.t.gettext(template).format(**values))
+        return self.names.cap(self.t.gettext(template).format(**values))
 
     def yaku_name(self, yaku_id: str) -> str:
         return self.t.pgettext(f"koikoi.yaku.{yaku_id}", self.rb.yaku_by_id[yaku_id].name)
