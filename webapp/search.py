@@ -20,6 +20,7 @@ takes about a second and 60 MB, so it is never loaded at start-up unless a searc
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -63,20 +64,29 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out)).replace("'", "’")
 
 
+_LOCK = threading.Lock()  # a Snowball stemmer keeps its word in itself: one thread at a time
+
+
 @cache
-def reducer(lang: str) -> Callable[[str], str]:
-    """The language's word -> key function (loaded on first use, then kept)."""
+def _reduce(lang: str) -> Callable[[str], str]:
     if lang == "uk":
         import simplemma
 
-        def lemma(word: str) -> str:
-            return simplemma.lemmatize(word, lang="uk")
-
-        return lemma
+        return lambda word: simplemma.lemmatize(word, lang="uk")
     import snowballstemmer
 
-    stemmer = snowballstemmer.stemmer(SNOWBALL.get(lang, "english"))
-    return stemmer.stemWord
+    return snowballstemmer.stemmer(SNOWBALL.get(lang, "english")).stemWord
+
+
+def reducer(lang: str) -> Callable[[str], str]:
+    """The language's word -> key function (loaded on first use, then kept), safe to call
+    from the server's threads at once."""
+
+    def reduce(word: str) -> str:
+        with _LOCK:
+            return _reduce(lang)(word)
+
+    return reduce
 
 
 def _reduced(word: str, lang: str) -> set[str]:

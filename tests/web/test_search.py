@@ -121,3 +121,26 @@ def test_the_page_shows_ranked_highlighted_results(client):
     assert TIE in rules[:6]
     tie = re.search(rf'data-rule="{TIE}">(.*?)</li>', results, re.DOTALL).group(1)
     assert re.search(r"<mark>[Нн]ічиєї</mark>", tie)
+
+
+def test_stemming_is_safe_from_the_servers_threads():
+    """A Snowball stemmer keeps the word it works on in itself: threads must not share it
+    unguarded (a search page under load answered 500 before)."""
+    import threading
+
+    import snowballstemmer
+
+    words = [f"{stem}{end}" for stem in ("égal", "victoir", "jeton", "manch", "gagn")
+             for end in ("ité", "ités", "es", "er", "eraient", "ements")] * 300
+    expected = [snowballstemmer.stemmer("french").stemWord(w) for w in words]
+    reduce, results = search.reducer("fr"), []
+
+    def work():
+        results.append([reduce(w) for w in words])
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 6
