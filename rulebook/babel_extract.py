@@ -19,15 +19,16 @@ from . import GAMES
 
 RULE_COMMENT = (
     "Translators: rule text; the message context is the rule id. Keep placeholders such "
-    "as {secret}, {tradeoff}, {gift} and {competition} unchanged: they become the action "
-    "names of the chosen edition."
+    "as {secret}, {tradeoff}, {gift} and {competition} unchanged: they become this site's "
+    "action names in your language (an edition's printed names are shown beside them). "
+    "Where a text quotes an option's value, quote its menu label exactly."
 )
 TITLE_COMMENT = (
     "Translators: the short name of a rule (the message context is title.<rule id>), shown "
     "in links, lists and rulings instead of its id. Keep placeholders unchanged."
 )
 
-Message = tuple[int, str, tuple[str, str], list[str]]
+Message = tuple[int, str, tuple[str, str] | str, list[str]]
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -59,11 +60,14 @@ def extract_rulebook(fileobj, keywords, comment_tags, options) -> Iterator[Messa
     game = data.get("game", "")
     seen: set[tuple[str, str]] = set()
 
-    def emit(line: int, context: str, message: Any, comment: str) -> Iterator[Message]:
+    def emit(line: int, context: str | None, message: Any, comment: str) -> Iterator[Message]:
         text = _clean(message)
         if text and (context, text) not in seen:
             seen.add((context, text))
-            yield line, "pgettext", (context, text), [comment]
+            if context is None:  # the same entry as the pages' gettext() of this text
+                yield line, "gettext", text, [comment]
+            else:
+                yield line, "pgettext", (context, text), [comment]
 
     for section in data.get("sections", []):
         yield from emit(
@@ -86,7 +90,7 @@ def extract_rulebook(fileobj, keywords, comment_tags, options) -> Iterator[Messa
     spec = GAMES[game].module.EXTRACT if game in GAMES else ()
     for where, field, context, comment in spec:
         for line, values, message in _entries(data, where, field):
-            yield from emit(line, context.format(**values), message, comment)
+            yield from emit(line, context and context.format(**values), message, comment)
 
 
 def _entries(data: dict, where: str, field: str | None) -> Iterator[tuple[int, dict, Any]]:

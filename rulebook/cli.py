@@ -10,6 +10,7 @@ the rulebook's schema check is skipped when its verdict is cached (rulebook/load
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from typing import Any, BinaryIO
 
@@ -19,7 +20,20 @@ from .referee import referee
 
 MAX_INPUT = 1024 * 1024  # bytes of one request (a 50-round match with action logs: ~20 KB)
 READ_ERROR = N_("shinpan: cannot read {file}: {reason}")
-PARSE_ERROR = N_("shinpan: {file} is neither JSON nor YAML: {reason}")
+# The operating system's reasons, in the user's language (its own texts are English).
+OS_REASONS = {
+    errno.ENOENT: N_("there is no such file"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.ENAMETOOLONG: N_("the file name is too long"),
+}
+OS_OTHER = N_("the system refused it (error {number})")
+NOT_UTF8 = N_("it is not UTF-8 text")
+PARSE_ERROR = N_("shinpan: {file} is neither JSON nor YAML: it cannot be read from line {line}, "
+                 "column {column} on.")
+PROBLEM_LINE = N_("{path}: {message} [{code}; {rule}]")
 REFUSED = N_("shinpan: {file} cannot be read as a request: {reason}")
 TOO_LARGE = N_("shinpan: {file} is larger than {limit} KB, the most a request may be.")
 LINE_ERROR = N_("line {line} is not valid JSON: {reason}")
@@ -91,8 +105,9 @@ def render(response: dict[str, Any], lang: str) -> str:
     t = translator(lang)
     if not response["valid"]:
         lines = [t.gettext(INVALID)]
-        lines += [f"  {e['path'] or '/'}: {e['message']} [{e['code']}; {e['rule']}]"
-                  for e in response["errors"]]
+        line = t.gettext(PROBLEM_LINE)
+        lines += ["  " + line.format(path=e["path"] or "/", message=e["message"], code=e["code"],
+                                     rule=e["rule"]) for e in response["errors"]]
         return "\n".join(lines)
     lines = []
     for rnd in response.get("rounds", []):
@@ -106,6 +121,34 @@ def render(response: dict[str, Any], lang: str) -> str:
         lines.append(t.gettext(ALSO))
         lines += [f"  - {alt['message']}" for alt in response["alternatives"]]
     return "\n".join(lines)
+
+
+def os_reason(exc: OSError, t) -> str:
+    """Why a file cannot be read, in the user's language."""
+    reason = OS_REASONS.get(exc.errno)
+    if reason is None:
+        return t.gettext(OS_OTHER).format(number=exc.errno)
+    return t.gettext(reason)
+
+
+def yaml_problem(exc: Exception, text: str, t) -> str:
+    """What PyYAML refused, in the user's language, with the line and column where it gave
+    up (PyYAML's own English stays out); `{file}` is left to fill."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    if mark is not None:
+        line, column = mark.line + 1, mark.column + 1
+    else:
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    english = str(exc)
+    if "nesting depth" in english:
+        reason = jsonio.JSONError(jsonio.TOO_DEEP, depth=jsonio.MAX_DEPTH).translated(t)
+    elif "invalid unicode" in english.lower() or "surrogate" in english.lower():
+        reason = jsonio.JSONError(jsonio.SURROGATE, line=line, column=column).translated(t)
+    else:
+        return t.gettext(PARSE_ERROR).replace("{line}", str(line)).replace("{column}",
+                                                                           str(column))
+    return t.gettext(REFUSED).replace("{reason}", reason)
 
 
 def fail(message: str) -> int:
@@ -132,13 +175,13 @@ def run(argv: list[str] | None = None) -> int:
                 return score_lines(handle, args.lang)
             data = handle.read(MAX_INPUT + 1)
     except OSError as exc:
-        return fail(t.gettext(READ_ERROR).format(file=args.file, reason=exc.strerror))
+        return fail(t.gettext(READ_ERROR).format(file=args.file, reason=os_reason(exc, t)))
     if len(data) > MAX_INPUT:
         return fail(t.gettext(TOO_LARGE).format(file=args.file, limit=MAX_INPUT // 1024))
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return fail(t.gettext(READ_ERROR).format(file=args.file, reason=exc.reason))
+    except UnicodeDecodeError:
+        return fail(t.gettext(READ_ERROR).format(file=args.file, reason=t.gettext(NOT_UTF8)))
     try:
         request = parse_document(text, t)
     except jsonio.JSONError as exc:
@@ -146,8 +189,7 @@ def run(argv: list[str] | None = None) -> int:
     except InputError as exc:
         return fail(t.gettext(REFUSED).format(file=args.file, reason=exc))
     except Exception as exc:  # noqa: BLE001 - yaml.YAMLError (PyYAML is imported lazily)
-        reason = " ".join(str(exc).split())  # PyYAML's message spans lines: one line here
-        return fail(t.gettext(PARSE_ERROR).format(file=args.file, reason=reason))
+        return fail(yaml_problem(exc, text, t).format(file=args.file))
     response = referee(request, args.lang)
     if args.json:
         print(jsonio.dumps_pretty(response))

@@ -6,7 +6,8 @@ A game is a package (`rulebook/<slug>/`) that provides
     document(lang)                      the rulebook as a JSON document in a language
     EXTRACT                             which YAML fields hold translatable names
     rulebook.yaml, schemas/{request,response,rulebook}.schema.json
-and a web module (`webapp/games/<slug>.py` unless
+whose rulebook names its sources in a `sources:` table, the canonical one by key
+(rulebook/sources.py: the pages name a source, never its key), and a web module (`webapp/games/<slug>.py` unless
 `web` says otherwise) with its pages. `rulebook.GAMES` lists the games; nothing else does.
 The package is imported when first used, so a command that needs one game loads one.
 """

@@ -6,6 +6,7 @@ Flask-Babel reads the same files. Rule texts use the rule id as message context.
 from __future__ import annotations
 
 import gettext
+import os
 from functools import cache
 from pathlib import Path
 
@@ -14,7 +15,12 @@ DEFAULT_LANGUAGE = "en"
 
 
 def translations_dir() -> Path:
-    """The folder of compiled catalogs: beside the packages in a checkout, inside when installed."""
+    """The folder of compiled catalogs: beside the packages in a checkout, inside when installed,
+    or where SHINPAN_TRANSLATIONS says (the tests' catalogs with a branch's incoming
+    translations applied, see tests/conftest.py)."""
+    chosen = os.environ.get("SHINPAN_TRANSLATIONS")
+    if chosen:
+        return Path(chosen)
     here = Path(__file__).resolve().parent
     for candidate in (here.parent / "translations", here / "translations"):
         if candidate.is_dir():

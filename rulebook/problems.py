@@ -12,6 +12,7 @@ The codes of situations every game shares live here, with one message each.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,12 +90,32 @@ def pointer(*parts: Any) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def describe(value: Any) -> str:
-    """A short, safe rendering of a bad value for an error message."""
-    text = repr(value) if not isinstance(value, str) else f'"{value}"'
-    return text if len(text) <= 40 else text[:37] + "..."
+def short(text: str, limit: int = 40) -> str:
+    """A typed value quoted back in a message, cut to a readable length."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
-def quoted_list(values: Any) -> str:
-    """`“a”, “b”`: the choices named in a message."""
-    return ", ".join(f"“{v}”" for v in values)
+def quote(text: str, t: Any) -> str:
+    """`text` in the quotation marks of `t`'s language („…“, «…», “…”): the catalog says which."""
+    # Translators: the quotation marks around a value typed by a user or named by the referee
+    return t.pgettext("quotation marks", "“{value}”").format(value=text)
+
+
+def describe(value: Any, t: Any) -> str:
+    """A bad value as a person reads it in a message: text in the language's quotes, a list
+    item by item, anything else in JSON's words (true, null, 3), never Python's repr."""
+    if isinstance(value, str):
+        return quote(short(value), t)
+    if isinstance(value, list):
+        items = [describe(item, t) for item in value[:4]]
+        return "[" + ", ".join(items + ["…"] * (len(value) > 4)) + "]"
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError):  # not JSON at all, or an integer past 4300 digits
+        text = "…"
+    return short(text)
+
+
+def quoted_list(values: Any, t: Any) -> str:
+    """`“a”, “b”`: the choices named in a message, in the language's quotes."""
+    return ", ".join(quote(str(v), t) for v in values)

@@ -28,5 +28,5 @@ def referee(request: Any, lang: str = "en") -> dict[str, Any]:
     if "game" not in request:
         return refuse("request.missing-field", "/game", field="game")
     if not isinstance(game, str) or game not in GAMES:
-        return refuse("game.unknown", "/game", value=describe(game), games=quoted_list(GAMES))
+        return refuse("game.unknown", "/game", value=describe(game, t), games=quoted_list(GAMES, t))
     return GAMES[game].referee(request, lang)

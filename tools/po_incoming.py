@@ -34,16 +34,17 @@ def load_entries() -> tuple[list[Path], list[dict]]:
     return files, entries
 
 
-def apply(lang: str, entries: list[dict]) -> list[str]:
-    po_path = ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po"
-    with open(po_path, "rb") as handle:
-        catalog = read_po(handle, locale=lang)
+def apply_entries(catalog, lang: str, entries: list[dict], add: bool = False) -> list[str]:
+    """Fill `catalog` with the entries' `lang` translations; the ones it lacks are listed
+    (or, with `add`, added, as the next extraction would add them)."""
     missing = []
     for entry in entries:
         if lang not in entry:
             continue
         key = (entry["msgid"], entry["msgid_plural"]) if entry.get("msgid_plural") else entry["msgid"]
         message = catalog.get(entry["msgid"], context=entry.get("context"))
+        if message is None and add:
+            message = catalog.add(key, context=entry.get("context"))
         if message is None:
             missing.append(f"{lang}: {entry.get('context')!r} {entry['msgid'][:60]!r}")
             continue
@@ -51,6 +52,14 @@ def apply(lang: str, entries: list[dict]) -> list[str]:
         message.string = tuple(value) if isinstance(value, list) else value
         message.flags.discard("fuzzy")
         message.id = key
+    return missing
+
+
+def apply(lang: str, entries: list[dict]) -> list[str]:
+    po_path = ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po"
+    with open(po_path, "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    missing = apply_entries(catalog, lang, entries)
     with open(po_path, "wb") as handle:
         write_po(handle, catalog, width=0, ignore_obsolete=True)
     return missing

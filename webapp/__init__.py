@@ -50,9 +50,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("PAGE_PARAMETERS", parameters)
 
     # The JSON API is a lean WSGI app of its own beside the site, under /api/v1.
-    from . import api, caching, compression, security
+    from . import api, caching, compression, meta, security
 
     api.mount(app)
+    meta.init_app(app)  # page_meta(): the description and Open Graph tags of a page
 
     # Production concerns for every route, from the inside out: compression of the
     # answers the page cache does not keep, the page cache (a hit is answered before any

@@ -177,7 +177,8 @@ def score(call: Call, game: str) -> JsonResponse:
     if isinstance(document, dict):
         document.setdefault("game", game)  # the address names the game
         if document["game"] != game:
-            message = translator(lang).gettext(GAME_MISMATCH) % {"game": game}
+            t = translator(lang)  # the game by its name in the language, not its id
+            message = t.gettext(GAME_MISMATCH) % {"game": t.gettext(GAMES[game].load().title)}
             errors = [{"code": "game.mismatch", "path": "/game", "rule": "referee.request",
                        "message": message, "kind": "illegal"}]
             return problem(call, "invalid-request", errors=errors)

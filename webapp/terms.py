@@ -10,8 +10,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from babel import Locale
+from markupsafe import Markup, escape
 
-from rulebook.i18n import translator
+from rulebook.i18n import N_, translator
+
+# Punctuation that differs by language (French puts a no-break space before the colon), for
+# the templates that join a label and its value.
+LABELLED = N_("%(label)s: %(value)s")
+# Translators: an edition's printed name for an action, after the site's own name
+PRINTED = N_("(%(publisher)s: %(name)s)")
 
 
 class KeepMissing(dict):
@@ -62,6 +69,16 @@ class GameTerms:
     def gettext(self, message: str) -> str:
         return self._t.gettext(message)
 
+    def labelled(self, label: Any, value: Any) -> Markup:
+        """ "Deep Water Games: …" with the language's punctuation (label and value escaped)."""
+        return Markup(escape(self.gettext(LABELLED))) % {"label": label, "value": value}
+
+    def printed_name(self, printed: PrintedName) -> Markup:
+        """ "(Deep Water Games: <span lang="en">Discard</span>)", an action tile's aside."""
+        name = Markup('<span lang="{}">{}</span>').format(printed.lang, printed.name)
+        return Markup(escape(self.gettext(PRINTED))) % {"publisher": printed.publisher,
+                                                        "name": name}
+
     def section_title(self, section: Any) -> str:
         return self.p(f"section.{section.id}", section.title)
 
@@ -80,5 +97,21 @@ class GameTerms:
     def language(self, code: str) -> str:
         return language_name(code, self.lang)
 
-    def canonical_source(self) -> str:
-        return self.rb.canonical_source
+    # -- sources -----------------------------------------------------------------------
+    def source(self, key: str) -> Markup:
+        """What a source is, in this language, with the work's own title marked by language:
+        "Le livret de règles … (<cite lang="en">Hanamikoji</cite>)"."""
+        src = self.rb.sources[key]
+        about = escape(self.p(f"source.{key}", src.about))
+        if src.title:
+            return Markup('{} (<cite lang="{}">{}</cite>)').format(about, src.lang, src.title)
+        return about
+
+    def sources(self, keys: Any) -> Markup:
+        """Several sources, one after the other."""
+        # Translators: what stands between two sources named in a row (French: a no-break space before ;)
+        separator = escape(self.gettext("; "))
+        return separator.join(self.source(key) for key in keys)
+
+    def canonical_source(self) -> Markup:
+        return self.source(self.rb.canonical_source)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import N_, Np_, translator
+from ..players import Names
 from .model import Rulebook
 from .rules import OTHER, PLAYERS, Alternative, Decision, Standing
 from .terms import action_name, geisha_name
@@ -119,13 +120,14 @@ def phrases(rb: Rulebook, lang: str) -> Phrases:
 class Explainer:
     """The sentences of one ruling: the players' names and the edition are fixed."""
 
-    def __init__(self, rb: Rulebook, lang: str, names: dict[str, str], edition: str):
+    def __init__(self, rb: Rulebook, lang: str, names: Names, edition: str):
         self.rb, self.lang, self.names, self.edition = rb, lang, names, edition
         self.t = translator(lang)
         self.phrases = phrases(rb, lang)
 
     def say(self, key: str, rule: str | None, **values: Any) -> dict[str, Any]:
-        return {"rule": rule, "message": self.phrases.explain[key].format(**values)}
+        message = self.phrases.explain[key].format(**values)
+        return {"rule": rule, "message": self.names.cap(message)}
 
     def counted(self, key: str, count: int) -> str:
         cache = self.phrases.counted
@@ -140,7 +142,8 @@ class Explainer:
 
     # -- a scored round ---------------------------------------------------------------
     def markers(self, before: list[str | None], board: dict[str, list[int]]) -> list[dict]:
-        explain, names, geishas = self.phrases.explain, self.names, self.phrases.geishas
+        explain, names, geishas = self.phrases.explain, self.names.said, self.phrases.geishas
+        cap = self.names.cap
         out = []
         for i, (a, b) in enumerate(zip(board["a"], board["b"])):
             held = before[i]
@@ -154,11 +157,11 @@ class Explainer:
                 rule, player = "scoring.tie-keeps-marker", names.get(held)
             message = explain[key].format(geisha=geishas[i], charm=self.rb.geishas[i].charm,
                                           a=a, b=b, player=player)
-            out.append({"rule": rule, "message": message})
+            out.append({"rule": rule, "message": cap(message)})
         return out
 
     def totals(self, s: Standing) -> list[dict]:
-        return [self.say("totals", "scoring.charm-total", player=self.names[p],
+        return [self.say("totals", "scoring.charm-total", player=self.names.labels[p],
                          geishas=self.counted("geishas", s.geishas[p]),
                          charm=self.counted("charm", s.charm[p])) for p in PLAYERS]
 
@@ -222,8 +225,8 @@ class Explainer:
     # -- the result ---------------------------------------------------------------------
     def result(self, d: Decision) -> str | None:
         if d.status == "win":
-            return self.phrases.explain["result.win"].format(
-                player=self.names[d.winner], reason=self.phrases.reasons[d.reason])
+            return self.names.cap(self.phrases.explain["result.win"].format(
+                player=self.names[d.winner], reason=self.phrases.reasons[d.reason]))
         key = "result.house" if d.reason == "limit_house" else f"result.{d.status}"
         return self.phrases.explain.get(key)
 
@@ -249,6 +252,5 @@ class Explainer:
                                          source=self.edition_label(source or reading.edition))
         else:
             text = explain[label]
-        return explain["alternative"].format(reading=text,
-                                             outcome=self.outcome(alt.decision, alt.round,
-                                                                  last_round))
+        return self.names.cap(explain["alternative"].format(
+            reading=text, outcome=self.outcome(alt.decision, alt.round, last_round)))

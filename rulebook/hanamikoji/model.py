@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..loader import RulebookError, collect_rules, collect_titles, load_yaml_checked
+from ..sources import Source, read_sources, unknown_sources
 
 FOLDER = Path(__file__).resolve().parent
 DEFAULT_PATH = FOLDER / "rulebook.yaml"
@@ -33,17 +34,6 @@ class Action:
     chooser: str
     scored: bool
     opponent_takes: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """A document facts come from: `about` is English (translated), `title` stays as printed."""
-
-    key: str
-    lang: str
-    about: str
-    where: str
-    title: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +84,7 @@ class Section:
 @dataclass(frozen=True)
 class Rulebook:
     source_file: str
-    title: str
+    title: str  # the game's name (English; the catalogs translate it)
     canonical_source: str  # a key of `sources`
     sources: dict[str, Source]
     geishas: tuple[Geisha, ...]
@@ -156,12 +146,9 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
             problems.append((f"actions[{i}].split", "the sets must add up to `cards`"))
     if data["default_edition"] not in data["editions"]:
         problems.append(("default_edition", f"no edition {data['default_edition']!r}"))
-    sources = data["sources"]
 
     def check_sources(where: str, keys: list[str]) -> None:
-        for key in keys:
-            if key not in sources:
-                problems.append((where, f"no source {key!r}"))
+        problems.extend(unknown_sources(data, where, keys))
 
     check_sources("canonical_source", [data["canonical_source"]])
     for key, edition in data["editions"].items():
@@ -222,7 +209,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         source_file=source_file,
         title=data["title"],
         canonical_source=data["canonical_source"],
-        sources={key: Source(key=key, **spec) for key, spec in data["sources"].items()},
+        sources=read_sources(data),
         geishas=geishas,
         actions={
             a["id"]: Action(**{**a, "split": tuple(a["split"]) if a["split"] else None})

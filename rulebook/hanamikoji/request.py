@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import N_, Np_, translator
+from ..players import Names
 from ..problems import (
     EXPECTED,
     MALFORMED,
@@ -19,11 +20,12 @@ from ..problems import (
     describe,
     kind_of,
     pointer,
+    quote,
     quoted_list,
 )
 from .model import Action, Rulebook
 from .rules import OTHER, PLAYERS, Config
-from .terms import action_name, geisha_name, player_labels
+from .terms import action_name, geisha_name
 
 MAX_NAME = 40
 REQUEST_FIELDS = {"game", "edition", "variants", "players", "start", "rounds"}
@@ -162,7 +164,7 @@ class Reader:
         self.lang = lang
         self.t = translator(lang)
         self.problems: list[Problem] = []
-        self.names = dict(player_labels(rb, lang))
+        self.names = Names(lang)
         self.edition = rb.default_edition
 
     # -- messages -------------------------------------------------------------------
@@ -172,11 +174,12 @@ class Reader:
             template = self.t.ngettext(singular, plural, values["count"])
         else:
             template = self.t.gettext(M[code])
-        self.problems.append(Problem(code, path, rule, template.format(**values), kind_of(code)))
+        message = self.names.cap(template.format(**values))
+        self.problems.append(Problem(code, path, rule, message, kind_of(code)))
 
     def type_error(self, path: str, expected: str, value: Any, rule: str = "referee.request"):
         text = self.t.gettext(EXPECTED.get(expected, expected))
-        self.error("request.type", path, rule, expected=text, value=describe(value))
+        self.error("request.type", path, rule, expected=text, value=describe(value, self.t))
 
     def geisha(self, index: int) -> str:
         return geisha_name(self.rb, self.rb.geishas[index].id, self.lang)
@@ -202,8 +205,8 @@ class Reader:
         if "game" not in req:
             self.error("request.missing-field", "/game", "referee.request", field="game")
         elif req["game"] != "hanamikoji":
-            self.error("game.unknown", "/game", "referee.request", value=describe(req["game"]),
-                       games=quoted_list(["hanamikoji"]))
+            self.error("game.unknown", "/game", "referee.request", value=describe(req["game"], self.t),
+                       games=quoted_list(["hanamikoji"], self.t))
         config = self.read_config(req)
         self.read_players(req.get("players", {}))
         start = self.read_start(req.get("start", {}))
@@ -217,7 +220,7 @@ class Reader:
             edition = rb.default_edition
         elif edition not in rb.editions:
             self.error("edition.unknown", "/edition", "edition.action-names",
-                       value=describe(edition), choices=quoted_list(rb.editions))
+                       value=describe(edition, self.t), choices=quoted_list(rb.editions, self.t))
             edition = rb.default_edition
         self.edition = edition
         round_limit = None  # not set by the table: the edition's own rule
@@ -230,15 +233,15 @@ class Reader:
             path = pointer("variants", name)
             spec = rb.variants.get(name)
             if spec is None:
-                self.error("variant.unknown", path, "referee.request", value=describe(name),
-                           choices=quoted_list(rb.variants))
+                self.error("variant.unknown", path, "referee.request", value=describe(name, self.t),
+                           choices=quoted_list(rb.variants, self.t))
             elif spec["type"] == "boolean" and not isinstance(value, bool):
                 self.type_error(path, "boolean", value, spec["rule"])
             elif spec["type"] == "choice" and not isinstance(value, str):
                 self.type_error(path, "text", value, spec["rule"])
             elif spec["type"] == "choice" and value not in spec["choices"]:
-                self.error("variant.value", path, spec["rule"], variant=name,
-                           choices=quoted_list(spec["choices"]), value=describe(value))
+                self.error("variant.value", path, spec["rule"], variant=self.t.gettext(spec["label"]),
+                           choices=quoted_list(spec["choices"], self.t), value=describe(value, self.t))
             elif name == "round_limit":
                 round_limit = value
             elif name == "simultaneous_goal":
@@ -261,7 +264,7 @@ class Reader:
             elif not name.strip() or len(name) > MAX_NAME:
                 self.error("players.name", path, "referee.request", count=MAX_NAME)
             else:
-                self.names[key] = name.strip()
+                self.names.set(key, name.strip())
 
     def read_rounds_list(self, req: dict) -> list[Any]:
         rounds = req.get("rounds")
@@ -291,7 +294,7 @@ class Reader:
             self.type_error("/start/round", "integer", number, "referee.start")
             number = 1
         elif not 1 <= number <= 10**6:
-            self.error("start.round", "/start/round", "referee.start", value=describe(number))
+            self.error("start.round", "/start/round", "referee.start", value=describe(number, self.t))
             number = 1
         given = start.get("favor")
         if given is None:
@@ -307,7 +310,7 @@ class Reader:
                 favor[i] = holder
             elif holder is not None:
                 self.error("start.favor-value", pointer("start", "favor", i), "referee.start",
-                           value=describe(holder))
+                           value=describe(holder, self.t))
         if number == 1 and any(favor):
             self.error("start.favor-round1", "/start/favor", "setup.row")
         return Start(number, favor)
@@ -387,7 +390,7 @@ class Reader:
                     clean[player] = False
                 elif value < 0:
                     self.error("board.count", f"{side_path}/{i}", "components.item-cards",
-                               value=describe(value))
+                               value=describe(value, self.t))
                     clean[player] = False
             counts[player] = [v if type(v) is int and v >= 0 else 0 for v in side]
         ok = len(clean) == 2 and all(clean.values())
@@ -425,8 +428,8 @@ class Reader:
             return None
         index = self.rb.geisha_index.get(value)
         if index is None:
-            self.error("card.unknown", path, rule, value=describe(value),
-                       choices=quoted_list(self.rb.geisha_index))
+            self.error("card.unknown", path, rule, value=describe(value, self.t),
+                       choices=quoted_list(self.rb.geisha_index, self.t))
         return index
 
     # -- an action log --------------------------------------------------------------------
@@ -531,7 +534,7 @@ class Replay:
                 reader.type_error(f"{path}/player", "text", player, "turn.alternate")
             else:
                 reader.error("player.unknown", f"{path}/player", "turn.alternate",
-                             value=describe(player))
+                             value=describe(player, reader.t))
             return mover
         if player != mover and k == 0:
             reader.wrong_starter(f"{path}/player", self.round_no, mover, player)
@@ -554,7 +557,7 @@ class Replay:
         action = rb.actions.get(action_id)
         if action is None:
             reader.error("log.unknown-action", f"{path}/action", "turn.each-action-once",
-                         value=describe(action_id), choices=quoted_list(rb.actions))
+                         value=describe(action_id, reader.t), choices=quoted_list(rb.actions, reader.t))
             return None
         if action_id in self.done[player]:
             reader.error("log.action-reused", f"{path}/action", "turn.each-action-once",
@@ -665,7 +668,9 @@ def read_taken(reader: Reader, entry: dict, path: str, action: Action,
     index = reader.rb.geisha_index.get(taken) if isinstance(taken, str) else None
     offered = cards[0]
     if index is None or index not in offered:
-        reader.error("log.taken-not-offered", taken_path, action.rule, value=describe(taken),
+        shown = quote(reader.geisha(index), reader.t) if index is not None else describe(
+            taken, reader.t)  # a geisha by her name, anything else as typed
+        reader.error("log.taken-not-offered", taken_path, action.rule, value=shown,
                      offered=", ".join(reader.geisha(c) for c in offered))
         return False
     rest = list(offered)

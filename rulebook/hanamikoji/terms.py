@@ -5,10 +5,9 @@ the checker, so an action is called the same thing everywhere on a page.
 """
 from __future__ import annotations
 
-from ..i18n import N_, translator
+from ..i18n import translator
+from ..players import labels
 from .model import Rulebook
-
-PLAYER_LABELS = {"a": N_("Player A"), "b": N_("Player B")}
 
 
 def geisha_name(rb: Rulebook, geisha_id: str, lang: str) -> str:
@@ -30,16 +29,9 @@ def action_names(rb: Rulebook, lang: str, edition: str | None = None) -> dict[st
     return {action_id: action_name(rb, action_id, lang, edition) for action_id in rb.actions}
 
 
-def player_label(player: str, lang: str) -> str:
-    return translator(lang).gettext(PLAYER_LABELS[player])
-
-
 def player_labels(rb: Rulebook, lang: str) -> dict[str, str]:
-    """The default names of both players in `lang` (cached: every request starts with them)."""
-    found = rb.cache.get(("players", lang))
-    if found is None:
-        found = rb.cache[("players", lang)] = {p: player_label(p, lang) for p in PLAYER_LABELS}
-    return found
+    """The default names of both players in `lang`, as labels (see rulebook/players.py)."""
+    return labels(lang)
 
 
 def rule_text(rb: Rulebook, rule_id: str, lang: str, edition: str | None = None) -> str:

@@ -22,6 +22,11 @@ def document(lang: str) -> dict[str, Any]:
         "game": "koikoi",
         "language": lang,
         "canonical_source": rb.canonical_source,
+        "sources": [
+            {"id": src.key, "title": src.title, "lang": src.lang,
+             "about": t.pgettext(f"source.{src.key}", src.about), "where": src.where}
+            for src in rb.sources.values()
+        ],
         "months": [
             {"number": m.number, "id": m.id, "name": t.pgettext(f"koikoi.month.{m.number}", m.name)}
             for m in rb.months
@@ -66,7 +71,7 @@ def document(lang: str) -> dict[str, Any]:
         ],
         "default_ruleset": rb.default_ruleset,
         "rulesets": [
-            {"id": r.id, "name": r.name, "rule": r.rule, "source": r.source,
+            {"id": r.id, "name": r.name, "rule": r.rule, "sources": list(r.sources),
              "stacks": [sorted(s) for s in r.stacks],
              "options": rb.effective_options(r.id)}
             for r in rb.rulesets.values()

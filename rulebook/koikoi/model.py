@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..loader import RulebookError, collect_rules, collect_titles, load_yaml_checked
+from ..sources import Source, read_sources, unknown_sources
 
 FOLDER = Path(__file__).resolve().parent
 DEFAULT_PATH = FOLDER / "rulebook.yaml"
@@ -73,6 +74,7 @@ class YakuValue:
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     id: str
+    label: str  # its name in menus and messages (English; the catalogs translate it)
     rule: str
     default: Any
     choices: tuple[Any, ...] | None = None
@@ -102,7 +104,7 @@ class Ruleset:
     id: str
     name: str
     rule: str
-    source: str
+    sources: tuple[str, ...]  # keys of Rulebook.sources
     values: dict[str, YakuValue]  # absent: the yaku is not part of this ruleset
     stacks: tuple[frozenset[str], ...]
     options: dict[str, Any]  # documented defaults; the rest fall back to OptionSpec.default
@@ -119,7 +121,8 @@ class Section:
 class Rulebook:
     source_file: str
     title: str
-    canonical_source: str
+    canonical_source: str  # a key of `sources`
+    sources: dict[str, Source]
     months: tuple[Month, ...]
     cards: tuple[Card, ...]
     hand_size: int
@@ -187,7 +190,10 @@ class Rulebook:
 
 def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str, str]]:
     """What the schema cannot see: references between parts of the file."""
-    problems: list[tuple[str, str]] = []
+    problems: list[tuple[str, str]] = unknown_sources(data, "canonical_source",
+                                                      [data["canonical_source"]])
+    for key, ruleset in data["rulesets"].items():
+        problems += unknown_sources(data, f"rulesets.{key}.sources", ruleset["sources"])
     months = data["months"]
     numbers = [m["number"] for m in months]
     if numbers != list(range(1, len(months) + 1)):
@@ -315,6 +321,7 @@ def _spec(key: str, spec: dict[str, Any], by_slug: dict[str, int] | None = None)
         spoils |= 1 << by_slug[slug]
     return OptionSpec(
         id=key,
+        label=spec["label"],
         rule=spec["rule"],
         default=spec["default"],
         choices=tuple(spec["choices"]) if "choices" in spec else None,
@@ -394,6 +401,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         source_file=source_file,
         title=data["title"],
         canonical_source=data["canonical_source"],
+        sources=read_sources(data),
         months=months,
         cards=cards,
         hand_size=data["deal"]["hand"],
@@ -414,7 +422,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         default_ruleset=data["default_ruleset"],
         rulesets={
             key: Ruleset(
-                id=key, name=r["name"], rule=r["rule"], source=r["source"],
+                id=key, name=r["name"], rule=r["rule"], sources=tuple(r["sources"]),
                 values={y: _value(v) for y, v in r["values"].items()},
                 stacks=tuple(frozenset(pair) for pair in r["stacks"]),
                 options=dict(r["options"]),

@@ -6,11 +6,11 @@ breaks and a message in the requested language.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..i18n import N_, Np_, translator
-from ..problems import SHARED, Problem, describe, kind_of, pointer, quoted_list
+from ..players import Names
+from ..problems import SHARED, Problem, describe, kind_of, pointer, quoted_list, short
 from .model import PLAYERS, Rulebook, load_rulebook
 from .scoring import (
     DROPPED_ALONE,
@@ -144,7 +144,6 @@ MSG_DRAW_POINTS = Np_(
         "As the dealer, {player} scores {points} point.",
         "As the dealer, {player} scores {points} points.",
     )
-PLAYER_LABELS = {"a": N_("Player A"), "b": N_("Player B")}
 
 
 def _other(player: str) -> str:
@@ -157,8 +156,9 @@ def _listed(captured: Any) -> frozenset[str]:
     return frozenset(p for p in PLAYERS if p in captured)
 
 
-def _choices(values: Any) -> str:
-    return ", ".join(json.dumps(v) for v in values)
+def _choices(values: Any, t: Any) -> str:
+    """The allowed values of a field, each as a message shows a value."""
+    return ", ".join(describe(v, t) for v in values)
 
 
 class _Check:
@@ -168,22 +168,22 @@ class _Check:
         self.rb = rb
         self.t = translator(lang)
         self.problems: list[Problem] = []
-        self.names = {p: self.t.gettext(PLAYER_LABELS[p]) for p in PLAYERS}
+        self.names = Names(lang)
 
     # -- helpers ---------------------------------------------------------------------
     def add(self, code: str, path: tuple[Any, ...], rule: str, template: str, **values: Any) -> None:
-        message = self.t.gettext(template).format(**values)
+        message = self.g(template, **values)
         self.problems.append(Problem(code, pointer(*path), rule, message, kind_of(code)))
 
     def addn(self, code: str, path: tuple, rule: str, forms: tuple[str, str], n: int, **values: Any) -> None:
-        text = self.t.ngettext(forms[0], forms[1], n).format(**values)
+        text = self.n(forms, n, **values)
         self.problems.append(Problem(code, pointer(*path), rule, text, kind_of(code)))
 
     def n(self, forms: tuple[str, str], n: int, **values: Any) -> str:
-        return self.t.ngettext(forms[0], forms[1], n).format(**values)
+        return self.names.cap(self.t.ngettext(forms[0], forms[1], n).format(**values))
 
     def g(self, template: str, **values: Any) -> str:
-        return self.t.gettext(template).format(**values)
+        return self.names.cap(self.t.gettext(template).format(**values))
 
     def yaku_name(self, yaku_id: str) -> str:
         return self.t.pgettext(f"koikoi.yaku.{yaku_id}", self.rb.yaku_by_id[yaku_id].name)
@@ -205,7 +205,7 @@ class _Check:
         for key in request:
             if key not in TOP_FIELDS:
                 self.add("request.unknown-field", (key,), "referee.request", MSG_UNKNOWN_FIELD,
-                         field=describe(key).strip('"'))
+                         field=short(key))
         self.check_game(request)
         ruleset = self.check_ruleset(request)
         options, options_ok = self.check_options(request, ruleset)
@@ -230,7 +230,7 @@ class _Check:
             self.add("request.missing-field", ("game",), "referee.request", MSG_MISSING, field="game")
         elif request["game"] != "koikoi":
             self.add("game.unknown", ("game",), "referee.request", MSG_GAME,
-                     value=describe(request["game"]), games=quoted_list(["koikoi"]))
+                     value=describe(request["game"], self.t), games=quoted_list(["koikoi"], self.t))
 
     def check_ruleset(self, request: dict) -> str:
         rb = self.rb
@@ -239,12 +239,12 @@ class _Check:
         value = request["ruleset"]
         if not isinstance(value, str):
             self.add("request.type", ("ruleset",), "referee.request", MSG_NOT_TEXT, field="ruleset",
-                     value=describe(value))
+                     value=describe(value, self.t))
         elif value in rb.rulesets:
             return value
         else:
             self.add("ruleset.unknown", ("ruleset",), "referee.request", MSG_RULESET,
-                     value=describe(value), choices=_choices(rb.rulesets))
+                     value=describe(value, self.t), choices=_choices(rb.rulesets, self.t))
         return rb.default_ruleset
 
     def check_options(self, request: dict, ruleset: str) -> tuple[dict[str, Any], bool]:
@@ -253,23 +253,23 @@ class _Check:
         ok = True
         if not isinstance(raw, dict):
             self.add("request.type", ("options",), "referee.request", MSG_NOT_OBJECT_FIELD,
-                     field="options", value=describe(raw))
+                     field="options", value=describe(raw, self.t))
             raw, ok = {}, False
         chosen: dict[str, Any] = {}
         for key, value in raw.items():
             spec = rb.options.get(key)
             if spec is None:
                 self.add("option.unknown", ("options", key), "referee.request",
-                         MSG_OPTION_UNKNOWN, value=describe(key), choices=_choices(rb.options))
+                         MSG_OPTION_UNKNOWN, value=describe(key, self.t), choices=_choices(rb.options, self.t))
                 ok = False
             elif not spec.accepts(value):
                 ok = False
                 if spec.choices is not None:
-                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_VALUE, option=key,
-                             value=describe(value), choices=_choices(spec.choices))
+                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_VALUE, option=self.t.gettext(spec.label),
+                             value=describe(value, self.t), choices=_choices(spec.choices, self.t))
                 else:
-                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_RANGE, option=key,
-                             min=spec.int_min, max=spec.int_max, value=describe(value),
+                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_RANGE, option=self.t.gettext(spec.label),
+                             min=spec.int_min, max=spec.int_max, value=describe(value, self.t),
                              or_null=self.g(MSG_OR_NULL) if spec.nullable else "")
             else:
                 chosen[key] = value
@@ -289,7 +289,7 @@ class _Check:
                     path = ("options", key) if key in chosen else ("ruleset",)
                     self.add("option.value", path, spec.rule, MSG_OPTION_UNDOCUMENTED,
                              ruleset=rb.rulesets[ruleset].name, yaku=self.yaku_name(yaku_id),
-                             option=key)
+                             option=self.t.gettext(spec.label))
                     ok = False
                     break
         return ok
@@ -300,17 +300,17 @@ class _Check:
         raw = request["players"]
         if not isinstance(raw, dict):
             self.add("request.type", ("players",), "referee.request", MSG_NOT_OBJECT_FIELD,
-                     field="players", value=describe(raw))
+                     field="players", value=describe(raw, self.t))
             return
         for key, value in raw.items():
             if key not in PLAYERS:
                 self.add("request.unknown-field", ("players", key), "referee.request", MSG_UNKNOWN_FIELD,
-                         field=describe(key).strip('"'))
+                         field=short(key))
             elif not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
                 self.add("request.type", ("players", key), "referee.request", MSG_NAME, max=MAX_NAME,
-                         value=describe(value))
+                         value=describe(value, self.t))
             else:
-                self.names[key] = value.strip()
+                self.names.set(key, value.strip())
 
     def check_start(self, raw: Any, options: dict[str, Any]) -> None:
         """Where the listed rounds begin: the round of the match, its dealer, the totals so
@@ -319,19 +319,19 @@ class _Check:
         self.start = {"round": 1, "dealer": rb.first_dealer, "totals": {"a": 0, "b": 0}}
         if not isinstance(raw, dict):
             self.add("request.type", ("start",), "referee.start", MSG_NOT_OBJECT_FIELD,
-                     field="start", value=describe(raw))
+                     field="start", value=describe(raw, self.t))
             return
         for key in raw:
             if key not in START_FIELDS:
                 self.add("request.unknown-field", ("start", key), "referee.start",
-                         MSG_UNKNOWN_FIELD, field=describe(key).strip('"'))
+                         MSG_UNKNOWN_FIELD, field=short(key))
         number = raw.get("round", 1)
         if type(number) is not int:
             self.add("request.type", ("start", "round"), "referee.start", MSG_NOT_NUMBER,
-                     field="round", value=describe(number))
+                     field="round", value=describe(number, self.t))
         elif not 1 <= number <= options["rounds"]:
             self.add("start.round", ("start", "round"), "referee.start", MSG_START_ROUND,
-                     total=options["rounds"], value=describe(number))
+                     total=options["rounds"], value=describe(number, self.t))
         else:
             self.start["round"] = number
         dealer = raw.get("dealer", rb.first_dealer)
@@ -339,22 +339,22 @@ class _Check:
             self.start["dealer"] = dealer
         else:
             self.add("start.dealer", ("start", "dealer"), "referee.start", MSG_START_DEALER,
-                     value=describe(dealer))
+                     value=describe(dealer, self.t))
         totals = raw.get("totals", {})
         if not isinstance(totals, dict):
             self.add("request.type", ("start", "totals"), "referee.start", MSG_NOT_OBJECT_FIELD,
-                     field="totals", value=describe(totals))
+                     field="totals", value=describe(totals, self.t))
             return
         for key, value in totals.items():
             if key not in PLAYERS:
                 self.add("request.unknown-field", ("start", "totals", key), "referee.start",
-                         MSG_UNKNOWN_FIELD, field=describe(key).strip('"'))
+                         MSG_UNKNOWN_FIELD, field=short(key))
             elif type(value) is not int:
                 self.add("request.type", ("start", "totals", key), "referee.start",
-                         MSG_NOT_NUMBER, field=key, value=describe(value))
+                         MSG_NOT_NUMBER, field=key, value=describe(value, self.t))
             elif not 0 <= value <= MAX_TOTAL:
                 self.add("start.total", ("start", "totals", key), "referee.start",
-                         MSG_START_TOTAL, value=describe(value))
+                         MSG_START_TOTAL, value=describe(value, self.t))
             else:
                 self.start["totals"][key] = value
 
@@ -366,7 +366,7 @@ class _Check:
         rounds = request["rounds"]
         if not isinstance(rounds, list):
             self.add("request.type", ("rounds",), "referee.request", MSG_NOT_LIST, field="rounds",
-                     value=describe(rounds))
+                     value=describe(rounds, self.t))
             return []
         if not rounds:
             self.add("rounds.empty", ("rounds",), "referee.request", MSG_ROUNDS_EMPTY)
@@ -384,7 +384,7 @@ class _Check:
     def parse_cards(self, value: Any, path: tuple, field: str) -> list[tuple[int, int]] | None:
         """[(position, card index)] of the valid cards; None if `value` is not a list."""
         if not isinstance(value, list):
-            self.add("request.type", path, "referee.request", MSG_NOT_LIST, field=field, value=describe(value))
+            self.add("request.type", path, "referee.request", MSG_NOT_LIST, field=field, value=describe(value, self.t))
             return None
         rb = self.rb
         out = []
@@ -395,7 +395,7 @@ class _Check:
                 out.append((j, rb.card_by_slug[item]))
             else:
                 self.add("card.unknown", (*path, j), "referee.cards", MSG_CARD_UNKNOWN,
-                         value=describe(item), last=len(rb.cards) - 1, example=rb.cards[0].slug)
+                         value=describe(item, self.t), last=len(rb.cards) - 1, example=rb.cards[0].slug)
         return out
 
     def check_round(self, i: int, rnd: Any, options: dict[str, Any]) -> dict[str, Any] | None:
@@ -403,18 +403,18 @@ class _Check:
         before = len(self.problems)
         if not isinstance(rnd, dict):
             self.add("request.type", ("rounds", i), "referee.request", MSG_NOT_OBJECT_FIELD,
-                     field=f"rounds[{i}]", value=describe(rnd))
+                     field=f"rounds[{i}]", value=describe(rnd, self.t))
             return None
         for key in rnd:
             if key not in ROUND_FIELDS:
                 self.add("request.unknown-field", ("rounds", i, key), "referee.request", MSG_UNKNOWN_FIELD,
-                         field=describe(key).strip('"'))
+                         field=short(key))
         winner = rnd.get("winner")
         if "winner" not in rnd:
             self.add("request.missing-field", ("rounds", i, "winner"), "referee.request", MSG_MISSING, field="winner")
         elif winner is not None and winner not in PLAYERS:
             self.add("winner.value", ("rounds", i, "winner"), "round.winner-needs-yaku", MSG_WINNER,
-                     value=describe(winner))
+                     value=describe(winner, self.t))
             winner = None
         piles = {p: (0, 0) for p in PLAYERS}
         if "captured" in rnd:
@@ -452,12 +452,12 @@ class _Check:
         """{player: (mask, number of listed cards)} or None when not an object."""
         if not isinstance(raw, dict):
             self.add("request.type", ("rounds", i, field), "referee.request", MSG_NOT_OBJECT_FIELD,
-                     field=field, value=describe(raw))
+                     field=field, value=describe(raw, self.t))
             return None
         for key in raw:
             if key not in PLAYERS:
                 self.add("request.unknown-field", ("rounds", i, field, key), "referee.request",
-                         MSG_UNKNOWN_FIELD, field=describe(key).strip('"'))
+                         MSG_UNKNOWN_FIELD, field=short(key))
         out: dict[str, tuple[int, int]] = {}
         seen_by: dict[int, str] = {}
         for p in PLAYERS:
@@ -487,7 +487,7 @@ class _Check:
         calls = {"a": 0, "b": 0}
         if not isinstance(raw, dict):
             self.add("koikoi.type", ("rounds", i, "koikoi"), "koikoi.call", MSG_NOT_OBJECT_FIELD,
-                     field="koikoi", value=describe(raw))
+                     field="koikoi", value=describe(raw, self.t))
             return calls
         limit = options["koikoi_limit"]
         # A player makes at most one call per turn, and has `hand_size` turns in a round.
@@ -496,14 +496,14 @@ class _Check:
             path = ("rounds", i, "koikoi", key)
             if key not in PLAYERS:
                 self.add("request.unknown-field", path, "referee.request", MSG_UNKNOWN_FIELD,
-                         field=describe(key).strip('"'))
+                         field=short(key))
             elif type(value) is not int or value < 0 or value > hard:
                 if type(value) is int and value > hard:
                     self.addn("koikoi.too-many", path, "koikoi.call", MSG_KOIKOI_TOO_MANY, hard,
                               player=self.names[key], limit=hard)
                 else:
                     self.add("koikoi.type", path, "koikoi.call", MSG_KOIKOI_TYPE, max=hard,
-                             value=describe(value))
+                             value=describe(value, self.t))
             elif limit is not None and value > limit:
                 self.addn("koikoi.too-many", path, "koikoi.limit", MSG_KOIKOI_TOO_MANY, limit,
                           player=self.names[key], limit=limit)
@@ -609,7 +609,7 @@ class _Check:
             "game": "koikoi",
             "ruleset": ruleset,
             "options": options,
-            "players": dict(self.names),
+            "players": dict(self.names.labels),
             "rounds": out_rounds,
             "totals": totals,
             "result": result,

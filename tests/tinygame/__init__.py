@@ -10,9 +10,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rulebook.i18n import N_
+from rulebook.i18n import N_, translator
 from rulebook.loader import collect_rules, collect_titles, load_yaml_checked
 from rulebook.problems import SHARED, Problem, describe, kind_of
+from rulebook.sources import Source, read_sources
 
 FOLDER = Path(__file__).resolve().parent
 EXTRACT = ()
@@ -31,7 +32,8 @@ class Section:
 @dataclass(frozen=True, eq=False)
 class Rulebook:
     title: str
-    canonical_source: str
+    canonical_source: str  # a key of `sources`
+    sources: dict[str, Source]
     cards: int
     sections: tuple[Section, ...]
     rules: dict[str, str]
@@ -51,7 +53,7 @@ def load_rulebook(path: Any = None) -> Rulebook:
         return _default()
     data = load_yaml_checked(path, FOLDER / "schemas" / "rulebook.schema.json")
     rules, _ = collect_rules(data)
-    return Rulebook(data["title"], data["canonical_source"], data["cards"],
+    return Rulebook(data["title"], data["canonical_source"], read_sources(data), data["cards"],
                     tuple(Section(s["id"], s["title"], {k: rules[k] for k in s["rules"]})
                           for s in data["sections"]),
                     rules, collect_titles(data))
@@ -70,7 +72,8 @@ def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) ->
         value = cards.get(player)
         if not (type(value) is int and 1 <= value <= rb.cards) and cards:
             problems.append(Problem("card.value", f"/cards/{player}", "play.show",
-                                    CARD.format(cards=rb.cards, value=describe(value))))
+                                    CARD.format(cards=rb.cards,
+                                                value=describe(value, translator(lang)))))
     if problems:
         return {"valid": False, "errors": [p.as_dict() for p in problems]}
     a, b = cards["a"], cards["b"]

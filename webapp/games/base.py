@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulebook.problems import short  # noqa: F401 - the games' web modules import it here
+
 
 @dataclass(frozen=True)
 class Options:
@@ -75,8 +77,3 @@ class WebGame:
     @property
     def rulebook(self) -> Any:
         return self.load()
-
-
-def short(value: str, limit: int = 40) -> str:
-    """A typed value quoted back in a message, cut to a readable length."""
-    return value if len(value) <= limit else value[:limit] + "…"

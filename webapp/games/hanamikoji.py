@@ -47,21 +47,7 @@ class Terms(GameTerms):
             rulebook.default_edition
         ]
 
-    # -- sources -----------------------------------------------------------------------
-    def source(self, key: str) -> Markup:
-        """What a source is, in this language, with the work's own title marked by language."""
-        src = self.rb.sources[key]
-        about = escape(self.p(f"source.{key}", src.about))
-        if src.title:
-            return Markup('{} (<cite lang="{}">{}</cite>)').format(about, src.lang, src.title)
-        return about
-
-    def sources(self, keys: Any) -> Markup:
-        return Markup("; ").join(self.source(key) for key in keys)
-
-    def canonical_source(self) -> Markup:
-        return self.source(self.rb.canonical_source)
-
+    # -- sources (what a source is: GameTerms.source) ------------------------------------
     def basis(self, sourced: Any) -> str:
         return self.gettext(BASIS_LABELS[sourced.basis])
 

@@ -1,0 +1,31 @@
+"""The documents a rulebook's facts come from, the same for every game.
+
+A rulebook YAML has a `sources:` table keyed by source; whatever names a source (the
+canonical source, an edition, a ruleset, a disagreement) uses its key. A page shows
+`about` in its own language (the catalogs hold it, message context `source.<key>`) and the
+work's own `title` as printed, marked with its language.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A document facts come from: `about` is English (translated), `title` stays as printed."""
+
+    key: str
+    lang: str
+    about: str
+    where: str
+    title: str | None = None
+
+
+def read_sources(data: dict[str, Any]) -> dict[str, Source]:
+    return {key: Source(key=key, **spec) for key, spec in data["sources"].items()}
+
+
+def unknown_sources(data: dict[str, Any], where: str, keys: list[str]) -> list[tuple[str, str]]:
+    """The rulebook problems of a list of source keys: each must be in `sources:`."""
+    return [(where, f"no source {key!r}") for key in keys if key not in data["sources"]]

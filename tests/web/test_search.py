@@ -1,0 +1,146 @@
+"""Search (webapp/search.py): inflected words, small typos, ranking, highlighting, "did you
+mean", in every language, on the real rulebooks and catalogs; and through the page."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from webapp import search
+
+TIE = "scoring.tie-keeps-marker"
+VICTORY = ("victory.geishas", "victory.charm", "victory.clash", "victory.immediate")
+
+
+@pytest.fixture(scope="module")
+def index(app):
+    with app.app_context():
+        yield lambda lang, game="hanamikoji", edition="": search.build_index(game, lang, edition)
+
+
+def found(index, lang, query, game="hanamikoji"):
+    return [hit.entry.rule_id for hit in search.search(index(lang, game), query)]
+
+
+# -- inflected forms find the same rule, in every language ----------------------------------
+@pytest.mark.parametrize("lang, queries", [
+    ("en", ["tie", "ties", "tied"]),
+    ("de", ["Gleichstand", "Gleichstände", "Gleichstandes"]),
+    ("uk", ["нічия", "нічиєї", "нічию"]),
+    ("es", ["empate", "empates"]),
+    ("fr", ["égalité", "égalités", "egalite"]),
+])
+def test_a_tie_finds_the_rule_that_a_tie_keeps_the_marker(index, lang, queries):
+    for query in queries:
+        assert TIE in found(index, lang, query)[:6], (lang, query)
+
+
+@pytest.mark.parametrize("lang, queries", [
+    ("en", ["wins", "victory", "won"]),
+    ("de", ["gewinnt", "Sieg", "gewinnen"]),
+    ("uk", ["перемога", "виграє", "перемагає", "переможець"]),
+    ("es", ["gana", "victoria", "ganador"]),
+    ("fr", ["gagne", "victoire", "vainqueur"]),
+])
+def test_words_of_winning_find_the_victory_rules(index, lang, queries):
+    for query in queries:
+        hits = found(index, lang, query)
+        assert set(VICTORY) & set(hits[:8]), (lang, query, hits[:8])
+
+
+@pytest.mark.parametrize("lang, typo, meant", [
+    ("en", "markr", "components.markers"),
+    ("de", "Gleichstnd", TIE),
+    ("uk", "таємнйця", "action.secret"),
+    ("es", "compensacon", "action.tradeoff"),
+    ("fr", "égaltés", TIE),
+])
+def test_a_small_typo_still_finds_the_rule(index, lang, typo, meant):
+    assert meant in found(index, lang, typo)
+
+
+def test_every_word_must_match_but_common_words_need_not(index):
+    assert found(index, "en", "tie keeps the marker")[0] == TIE
+    assert found(index, "en", "discard zebra") == []
+    assert found(index, "de", "der Gleichstand")[:6].count(TIE) == 1
+
+
+def test_results_are_ranked_title_and_names_first(index):
+    assert found(index, "en", "gift")[0] == "action.gift"  # the action's own rule
+    assert found(index, "en", "Goko", "koikoi")[0] == "yaku.goko"  # the yaku's name
+
+
+def test_matched_words_are_highlighted_and_the_rest_escaped(index):
+    hits = search.search(index("de"), "Gleichstände")
+    tie = next(hit for hit in hits if hit.entry.rule_id == TIE)
+    assert re.search(r"<mark>Gleichstand</mark>", str(tie.text))
+    rows = [("r.one", "s", "<Section>", "Title", "A tie <b>keeps</b> the marker", [])]
+    hit = search.search(search.make_index("en", rows), "ties")[0]
+    assert str(hit.text) == "A <mark>tie</mark> &lt;b&gt;keeps&lt;/b&gt; the marker"
+    assert str(hit.title) == "&lt;Section&gt;"
+
+
+@pytest.mark.parametrize("lang, query, suggestion", [
+    ("en", "geishaaas secrte", "geishas secrets"),
+    ("de", "Gleichstnd", "Gleichstand"),
+    ("uk", "таємнииця", "Таємниця"),
+    ("es", "compensasión", "Compensación"),
+    ("fr", "égaltés", "égalité"),
+])
+def test_did_you_mean_for_a_near_miss(index, lang, query, suggestion):
+    assert search.suggest(index(lang), query) == suggestion
+
+
+def test_no_did_you_mean_for_words_the_rules_use_or_for_nonsense(index):
+    assert search.suggest(index("en"), "tie keeps the marker") is None
+    assert search.suggest(index("uk"), "нічиєї") is None  # an inflected form is a real word
+    assert search.suggest(index("en"), "zebrra tie") is None  # nothing near "zebrra"
+
+
+def test_a_query_is_fast_once_the_index_is_built(index):
+    for lang in ("en", "de", "uk", "es", "fr"):
+        idx = index(lang)
+        search.search(idx, "warmup")
+        start = time.perf_counter()
+        for query in ("tie", "marker", "gift", "victory", "Gleichstand", "нічиєї"):
+            search.search(idx, query)
+        assert (time.perf_counter() - start) / 6 < 0.05, lang
+
+
+def test_the_index_is_built_once_per_game_language_and_edition(index):
+    assert index("fr") is index("fr")
+    assert index("fr", edition="iello") is not index("fr")
+
+
+# -- the page ------------------------------------------------------------------------
+def test_the_page_shows_ranked_highlighted_results(client):
+    html = client.get("/uk/hanamikoji/search?q=нічия").get_data(as_text=True)
+    results = html[html.find('id="search-results"'):]
+    rules = re.findall(r'data-rule="([^"]+)"', results)
+    assert TIE in rules[:6]
+    tie = re.search(rf'data-rule="{TIE}">(.*?)</li>', results, re.DOTALL).group(1)
+    assert re.search(r"<mark>[Нн]ічиєї</mark>", tie)
+
+
+def test_stemming_is_safe_from_the_servers_threads():
+    """A Snowball stemmer keeps the word it works on in itself: threads must not share it
+    unguarded (a search page under load answered 500 before)."""
+    import threading
+
+    import snowballstemmer
+
+    words = [f"{stem}{end}" for stem in ("égal", "victoir", "jeton", "manch", "gagn")
+             for end in ("ité", "ités", "es", "er", "eraient", "ements")] * 300
+    expected = [snowballstemmer.stemmer("french").stemWord(w) for w in words]
+    reduce, results = search.reducer("fr"), []
+
+    def work():
+        results.append([reduce(w) for w in words])
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 6

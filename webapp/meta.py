@@ -1,0 +1,99 @@
+"""What a page says about itself to search engines and link previews, in its language.
+
+`page_meta()` (a template global, see `init_app`) reads the page's context and gives its
+title and description for `<meta name="description">` and the Open Graph tags: a rules
+page describes its game, a search its query, and a ruling's permalink its verdict, so that
+a link pasted into a group chat previews "Jonas wins (enough charm points). Jonas: 3
+geishas, 11 charm points." in the page's language. Every sentence is in the catalogs; the
+verdicts are the referee's own sentences.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext
+from jinja2 import pass_context
+
+from rulebook.i18n import N_, translator
+from rulebook.problems import quote
+
+MAX_DESCRIPTION = 200  # characters; previews cut longer texts themselves, mid-word
+DESCRIPTIONS = {
+    "home": N_("Rules of Hanamikoji and Koi-Koi in five languages, and a referee that scores "
+               "a finished round with the rules that decide it."),
+    "rules": N_("%(game)s: the complete rules in plain words, with what each edition, ruleset "
+                "and variant changes."),
+    "disagreements": N_("%(game)s: where editions and rules guides disagree, and how this "
+                        "site reads each point."),
+    "search": N_("%(game)s: search the rules in your language."),
+    "search.query": N_("%(game)s: the rules that match %(query)s."),
+    "checker": N_("%(game)s: enter a finished round and get the official score, with the "
+                  "rules that decide it."),
+    "ruling": N_("%(game)s, scored by Shinpan: %(verdict)s"),
+}
+# The lines of a ruling that sum a round up, besides its verdict (a game's totals).
+SUMMARY_RULES = frozenset({"scoring.charm-total"})
+
+
+@dataclass(frozen=True)
+class PageMeta:
+    title: str
+    description: str
+    locale: str  # Open Graph's form: de_DE is not needed, the language alone is valid
+
+
+def shorten(text: str, limit: int = MAX_DESCRIPTION) -> str:
+    """`text` cut at a word boundary to at most `limit` characters (with "…")."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def verdict(ruling: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(headline, summary) of a valid ruling: the referee's result, else the last round's
+    last sentence; then the round's totals and scoring combinations."""
+    if not ruling or not ruling.get("valid") or not ruling.get("rounds"):
+        return None
+    last = ruling["rounds"][-1]
+    lines = last.get("explanation") or []
+    headline = (ruling.get("result") or {}).get("message") or (
+        lines[-1]["message"] if lines else "")
+    wanted = SUMMARY_RULES | {y.get("rule") for y in last.get("yaku", [])}
+    summary = " ".join(e["message"] for e in lines
+                       if e.get("rule") in wanted and e["message"] != headline)
+    return headline, summary
+
+
+def describe(context: Mapping[str, Any], lang: str) -> PageMeta:
+    """The title and description of the page rendered with `context`."""
+    page = context.get("page") or ("error" if context.get("error_page") else "home")
+    game = context.get("game")
+    name = str(game.title) if game is not None else gettext("Shinpan")
+    site = gettext("Shinpan")
+    title = name if game is not None else site
+    found = verdict(context.get("ruling")) if page == "checker" else None
+    if found and found[0]:
+        headline, summary = found
+        description = gettext(DESCRIPTIONS["ruling"], game=name, verdict=headline)
+        return PageMeta(headline, shorten(f"{description} {summary}"), lang)
+    if page == "search" and context.get("query"):
+        text = gettext(DESCRIPTIONS["search.query"], game=name,
+                       query=quote(context["query"], translator(lang)))
+    elif page in DESCRIPTIONS and (game is not None or page == "home"):
+        text = gettext(DESCRIPTIONS[page], game=name)
+    else:
+        text = gettext(DESCRIPTIONS["home"])
+    return PageMeta(title, shorten(text), lang)
+
+
+@pass_context
+def page_meta(context) -> PageMeta:
+    return describe(context, context.get("lang") or "en")
+
+
+def init_app(app) -> None:
+    app.jinja_env.globals["page_meta"] = page_meta
