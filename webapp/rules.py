@@ -122,6 +122,7 @@ class Found:
     terms: Any
     hits: list[searching.Hit]
     url: Callable[[str], str]  # rule id -> its place on the rules page
+    suggestion: str | None = None  # "did you mean", when a word is not the rules' own
 
 
 def read_query(args: Mapping[str, str], notices: list[str]) -> str:
@@ -148,7 +149,15 @@ def find(game_slug: str, query: str, lang: str, options: Any = None,
         def url(rule_id: str) -> str:
             return place_of(game_slug, rule_id,
                             lambda anchor: url_for("rules.rules", game=game_slug, _anchor=anchor))
-    return Found(game, game.terms(rb, lang, options), searching.search(index, query), url)
+    hits = searching.search(index, query)
+    return Found(game, game.terms(rb, lang, options), hits, url, searching.suggest(index, query))
+
+
+def did_you_mean(found: list[Found]) -> str | None:
+    """The query as the rules would write it, when no game's rules use all its words as
+    typed (a word one game uses is not a typo because the other lacks it)."""
+    suggestions = [group.suggestion for group in found]
+    return suggestions[0] if suggestions and all(suggestions) else None
 
 
 @bp.get("/<lang:lang>/<game:game>/")
@@ -166,4 +175,5 @@ def search(game: str):
     ctx = page_context(game, request.args)
     query = read_query(request.args, ctx["notices"])
     found = [find(game, query, g.lang, ctx["options"], ctx["rule_url"])] if query else []
-    return render_template("rules/search.html", page="search", query=query, found=found, **ctx)
+    return render_template("rules/search.html", page="search", query=query, found=found,
+                           suggestion=did_you_mean(found), **ctx)

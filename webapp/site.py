@@ -22,7 +22,7 @@ from rulebook.i18n import LANGUAGES
 
 from . import api, languages
 from .games import GAMES
-from .rules import DEVELOPER_SECTION, find, read_query
+from .rules import DEVELOPER_SECTION, did_you_mean, find, read_query
 
 bp = Blueprint("site", __name__)
 # A request per game for the developer page (each one is checked by a test).
@@ -60,7 +60,7 @@ def search():
     query = read_query(request.args, notices)
     found = [find(slug, query, g.lang) for slug in GAMES] if query else []
     return render_template("rules/search.html", page="search", query=query, found=found,
-                           notices=notices)
+                           suggestion=did_you_mean(found), notices=notices)
 
 
 @bp.get("/<lang:lang>/developers")

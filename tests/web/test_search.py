@@ -15,8 +15,13 @@ VICTORY = ("victory.geishas", "victory.charm", "victory.clash", "victory.immedia
 
 @pytest.fixture(scope="module")
 def index(app):
-    with app.app_context():
-        yield lambda lang, game="hanamikoji", edition="": search.build_index(game, lang, edition)
+    # An app context only while an index is built: one left open would be shared by the
+    # test client's requests, and with it the first request's translations.
+    def build(lang, game="hanamikoji", edition=""):
+        with app.app_context():
+            return search.build_index(game, lang, edition)
+
+    return build
 
 
 def found(index, lang, query, game="hanamikoji"):
@@ -144,3 +149,21 @@ def test_stemming_is_safe_from_the_servers_threads():
     for thread in threads:
         thread.join()
     assert results == [expected] * 6
+
+
+def test_the_page_offers_did_you_mean_and_its_link_finds_the_rules(client):
+    page = client.get("/fr/hanamikoji/search?q=égaltés&edition=iello").get_data(as_text=True)
+    link = re.search(r'<a id="search-suggestion" href="([^"]+)">([^<]+)</a>', page)
+    assert link, "no 'did you mean' on a near miss"
+    assert "Vouliez-vous dire" in link.group(2) and "égalité" in link.group(2)
+    href = link.group(1).replace("&amp;", "&")
+    assert "edition=iello" in href  # the page's options are kept
+    followed = client.get(href).get_data(as_text=True)
+    assert 'id="search-suggestion"' not in followed and f'data-rule="{TIE}"' in followed
+
+
+def test_both_games_search_suggests_only_when_neither_game_uses_the_word(client):
+    # "yaku" is a Koi-Koi word: Hanamikoji's rules lacking it is no typo
+    assert 'id="search-suggestion"' not in client.get("/en/search?q=yaku").get_data(as_text=True)
+    page = client.get("/de/search?q=Gleichstnd").get_data(as_text=True)
+    assert re.search(r'id="search-suggestion" href="/de/search\?q=Gleichstand"', page)
