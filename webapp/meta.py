@@ -32,6 +32,8 @@ DESCRIPTIONS = {
     "checker": N_("%(game)s: enter a finished round and get the official score, with the "
                   "rules that decide it."),
     "ruling": N_("%(game)s, scored by Shinpan: %(verdict)s"),
+    "developers": N_("The referee of Hanamikoji and Koi-Koi for programs: a JSON API and a "
+                     "command line, with the rule behind every step of a ruling."),
 }
 # The lines of a ruling that sum a round up, besides its verdict (a game's totals).
 SUMMARY_RULES = frozenset({"scoring.charm-total"})
@@ -83,7 +85,7 @@ def describe(context: Mapping[str, Any], lang: str) -> PageMeta:
     if page == "search" and context.get("query"):
         text = gettext(DESCRIPTIONS["search.query"], game=name,
                        query=quote(context["query"], translator(lang)))
-    elif page in DESCRIPTIONS and (game is not None or page == "home"):
+    elif page in DESCRIPTIONS and (game is not None or page in ("home", "developers")):
         text = gettext(DESCRIPTIONS[page], game=name)
     else:
         text = gettext(DESCRIPTIONS["home"])

@@ -560,7 +560,7 @@ def test_checker_is_never_answered_from_a_copy(browser, live_server):
         assert page.locator("[data-live-offline]").is_hidden()
         page.context.set_offline(True)
         # a change while offline: the checker says so and keeps what was typed
-        field = page.locator("#checker-form input[type=number]").first
+        field = page.locator("#checker-form input.stepper__value").first  # a card count
         field.fill("3")
         page.wait_for_selector("[data-live-offline]:not([hidden])")
         assert field.input_value() == "3"

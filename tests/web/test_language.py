@@ -352,6 +352,17 @@ def test_a_koikoi_rulings_permalink_previews_the_round_score(app, client):
     assert "Punkte" in page.title and "Koi-Koi" in page.description
 
 
+def test_the_page_carries_its_description_and_open_graph_tags(client):
+    """What a chat app reads from the permalink: the tags, not the template's context."""
+    html = client.get(f"/fr/hanamikoji/score?na=Jonas&nb=Olena&{BOARD}").get_data(as_text=True)
+    tags = dict(re.findall(r'<meta (?:name|property)="([a-z:_]+)" content="([^"]*)"', html))
+    assert tags["og:title"].startswith("Jonas gagne")
+    assert tags["og:description"] == tags["description"] and "Jonas gagne" in tags["description"]
+    assert tags["og:locale"] == "fr" and tags["og:url"].startswith("http://localhost/fr/")
+    home = client.get("/uk/").get_data(as_text=True)
+    assert re.search(r'<meta name="description" content="[^"]*Ханамікоджі', home)
+
+
 def test_descriptions_are_cut_at_a_word():
     assert meta.shorten("word " * 100, 30) == "word word word word word…"
     assert meta.shorten("short text") == "short text"
