@@ -41,6 +41,22 @@ def live_server():
     server.shutdown()
 
 
+class Browser:
+    """Playwright's browser whose contexts block the site's service worker unless a test
+    asks for it (`service_workers="allow"`): the worker keeps a copy of every page a test
+    opens and fetches the offline page, work the offline tests alone need."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("service_workers", "block")
+        return self._browser.new_context(**options)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
@@ -48,7 +64,7 @@ def browser():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS,
                                              headless=True)
-        yield browser
+        yield Browser(browser)
         browser.close()
 
 

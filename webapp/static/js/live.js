@@ -15,7 +15,8 @@
    Elements marked `data-live-hidden` are only needed without this script (a submit
    button for fields that update live) and are hidden.
    When the server cannot be reached, the region `data-live-offline` is shown, everything
-   typed stays as it is, and the form is sent again once the browser is back online. */
+   typed stays as it is, and the form is sent again: once the browser is back online, and
+   after a growing wait (a server that was down brings no "online" event). */
 (function () {
   "use strict";
   var form = document.querySelector("form[data-live]");
@@ -25,6 +26,12 @@
   var asked = 0;
   var failed = false;
   var DELAY = 120;
+  // Unreachable: try again after 2 s, then twice as long each time up to 30 s, and at once
+  // when the browser says it is back online (a server that was down fires no such event).
+  var retry = null;
+  var RETRY_FIRST = 2000;
+  var RETRY_MOST = 30000;
+  var retryWait = RETRY_FIRST;
 
   document.querySelectorAll("[data-live-hidden]").forEach(function (element) {
     element.hidden = true;
@@ -91,6 +98,7 @@
 
   function ask(submitter, button) {
     window.clearTimeout(timer);
+    window.clearTimeout(retry);
     var mine = ++asked;
     var url = address(submitter);
     form.setAttribute("aria-busy", "true");
@@ -102,6 +110,7 @@
       .then(function (answer) {
         if (mine !== asked) { return; }
         failed = false;
+        retryWait = RETRY_FIRST;
         if (offline) { offline.hidden = true; }
         var fresh = new DOMParser().parseFromString(answer[1], "text/html");
         if (!swap(fresh, button || submitter)) { window.location.assign(answer[0]); return; }
@@ -112,6 +121,8 @@
         if (mine !== asked) { return; }
         failed = true;
         if (offline) { offline.hidden = false; }
+        retry = window.setTimeout(function () { ask(null); }, retryWait);
+        retryWait = Math.min(retryWait * 2, RETRY_MOST);
       })
       .then(function () { if (mine === asked) { form.removeAttribute("aria-busy"); } });
   }
