@@ -16,8 +16,7 @@ import pytest
 from rulebook.i18n import LANGUAGES
 
 from .conftest import axe_violations
-from .layout import (broken_words, overflow, screenshot_languages, small_targets,
-                     verdict_in_view)
+from .layout import broken_words, overflow, screenshot_languages, small_targets, verdict_in_view
 
 pytestmark = pytest.mark.browser
 
