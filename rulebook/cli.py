@@ -200,7 +200,16 @@ def run(argv: list[str] | None = None) -> int:
 
 def _line_error(message: str) -> dict[str, Any]:
     return {"valid": False, "errors": [{"code": "request.json", "path": "", "rule": "referee.request",
-                                        "message": message}]}
+                                        "message": message, "kind": "malformed"}]}
+
+
+def _line_reason(exc: jsonio.JSONError, number: int, t: Any) -> str:
+    """Why a request line is refused, at its line of the file: the parser's own sentence
+    where it names a place (one line holds one document), else "line N is not valid JSON"."""
+    if "line" in exc.fields:
+        exc.fields["line"] = number
+        return exc.translated(t)
+    return t.gettext(LINE_ERROR).format(line=number, reason=exc.translated(t))
 
 
 def score_lines(handle: BinaryIO, lang: str) -> int:
@@ -223,10 +232,9 @@ def score_lines(handle: BinaryIO, lang: str) -> int:
             continue
         else:
             try:
-                request = jsonio.loads(line)
+                request = jsonio.loads(line.rstrip(b"\r\n"))
             except jsonio.JSONError as exc:
-                response = _line_error(t.gettext(LINE_ERROR).format(line=number,
-                                                                    reason=exc.translated(t)))
+                response = _line_error(_line_reason(exc, number, t))
             else:
                 response = referee(request, lang)
         status = status if response["valid"] else 1

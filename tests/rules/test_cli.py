@@ -115,6 +115,10 @@ def test_jsonl_hostile_lines_are_answered_line_by_line():
     assert [a["valid"] for a in answers] == [True, False, False, False, False, True]
     assert all(a["errors"][0]["code"] == "request.json" for a in answers[1:5])
     assert "line 5" in answers[4]["errors"][0]["message"]
+    # the place in the file, said once: "... at line 2, column 12.", not "line 2 ... line 1"
+    nan = answers[1]["errors"][0]["message"]
+    assert "line 2, column" in nan and "line 1" not in nan and nan.count("JSON") == 1
+    assert all(a["errors"][0]["kind"] == "malformed" for a in answers[1:5])  # as the schema says
 
 
 def test_schema_verdict_is_cached_and_invalidated(tmp_path):

@@ -384,3 +384,14 @@ def test_checker_round_limit_follows_the_edition(client):
     assert 'data-status="win"' in kosmos and 'data-winner="b"' in kosmos
     played_on = get(client, f"edition=kosmos&round_limit=0&{third}").text
     assert 'data-status="continue"' in played_on
+
+
+def test_a_choice_the_menus_lack_is_named_once_and_the_default_scores(client):
+    """An edited address (edition=xyz): the page's notice in its language, the default
+    edition's ruling, and no list of the API's ids."""
+    html = client.get(f"/fr/hanamikoji/score?edition=xyz&simultaneous_goal=zz&{EXAMPLE}"
+                      ).get_data(as_text=True)
+    notices = re.findall(r'class="notice">([^<]*)', html)
+    assert len(notices) == 2 and "xyz" in notices[0]
+    assert 'data-status="win"' in html
+    assert "«\u00a0deepwater\u00a0»" not in html and "emperors4\u00a0»" not in html

@@ -421,3 +421,11 @@ def test_the_seed_check_catches_a_copy_with_a_word_changed():
     ours = seed_sentences("Votre adversaire en prend une et la place de son côté sous la geisha.")
     runs = {tuple(seed[0][i:i + RUN]) for i in range(len(seed[0]) - RUN + 1)}
     assert any(tuple(ours[0][i:i + RUN]) in runs for i in range(len(ours[0]) - RUN + 1))
+
+
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
+def test_koikoi_rulesets_name_their_sources_on_the_page(client, lang):
+    page = client.get(f"/{lang}/koikoi/").get_data(as_text=True)
+    lines = re.findall(r'<p class="ruleset-source">(.*?)</p>', page)
+    assert len(lines) >= 4
+    assert all(len(re.sub(r"<[^>]+>", "", line).split()) >= 4 for line in lines), lines

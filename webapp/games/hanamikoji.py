@@ -324,6 +324,15 @@ def read_form(rb: Any, args: Any, lang: str) -> Form:
                 "at"):
         setattr(form, key, _get(args, key))
     form.check = _get(args, "check") in TRUE
+    # A choice the menus do not offer (an edited address): the page's notice names it and
+    # shows the default (page_options), and the referee is asked with the default too.
+    offered = page_options(rb, {key: getattr(form, key)
+                                for key in ("edition", "round_limit", "simultaneous_goal")})
+    for key in ("edition", "simultaneous_goal"):
+        if getattr(form, key) and getattr(form, key) != offered.values[key]:
+            setattr(form, key, "")
+    if form.round_limit and not offered.values["round_limit"]:
+        form.round_limit = ""
     if any(f"f{i}" in args for i in range(n)):  # the form's radios
         form.favor = [_get(args, f"f{i}") for i in range(n)]
     else:
@@ -634,9 +643,10 @@ def checker(rb: Any, args: Mapping[str, str], lang: str) -> Redirect | dict[str,
         "response": answer,
         "ruling": ruling,
         "field_errors": field_errors,
-        "names": names,
-        "page_args": {"edition": form.edition, "round_limit": form.round_limit,
-                      "simultaneous_goal": form.simultaneous_goal},
+        "names": names,  # as labels: headings, fields ("Player A", "Jugador A")
+        "said": said_names(names, lang),  # inside a sentence ("le joueur A")
+        "page_args": {key: _get(args, key)  # as asked: the page's notices name a bad one
+                      for key in ("edition", "round_limit", "simultaneous_goal")},
         "board": board_view(rb, form, field_errors) if form.mode == "board" else None,
         "log_view": log_view(rb, form, ruling, names, next_index, awaiting_take,
                              refused=next_answer is not None and not awaiting_take)
@@ -704,6 +714,14 @@ def _names(rb: Any, form: Form, lang: str) -> dict[str, str]:
         if name.strip() and len(name.strip()) <= MAX_NAME:
             names[p] = name.strip()
     return names
+
+
+def said_names(names: Mapping[str, str], lang: str) -> dict[str, str]:
+    """The names as a sentence holds them: a default name in its in-sentence form."""
+    from rulebook.players import in_sentence, labels
+
+    return {p: in_sentence(lang)[p] if name == labels(lang)[p] else name
+            for p, name in names.items()}
 
 
 def next_round(form: Form, ruling: Mapping[str, Any]) -> list[tuple[str, str]]:
