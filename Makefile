@@ -12,14 +12,15 @@ MO     := $(PO:.po=.mo)
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
 
-# The tests without a browser on both cores (pytest-xdist), then the browser tests in one
-# process (Chromium and the served app already use both cores).
+# The tests without a browser on both cores (pytest-xdist), then in one process the browser
+# tests (Chromium and the served app already use both cores) and those that time a server.
 test: $(VENV)/.test catalogs browser lint  ## the whole suite, lint first
-	$(BIN)/python -m pytest -m "not browser" -n 2
-	$(BIN)/python -m pytest -m browser
+	$(BIN)/python -m pytest -m "not browser and not alone" -n 2
+	$(BIN)/python -m pytest -m "browser or alone"
 
 test-fast: $(VENV)/.test catalogs lint  ## everything but the browser tests
-	$(BIN)/python -m pytest -m "not browser" -n 2
+	$(BIN)/python -m pytest -m "not browser and not alone" -n 2
+	$(BIN)/python -m pytest -m alone
 
 # Production server: granian configured by webapp/serve.py; HOST/PORT and the rest from
 # the environment (default 127.0.0.1:8000), e.g. `HOST=0.0.0.0 PORT=8080 make serve`.

@@ -24,6 +24,8 @@ sys.path.insert(0, str(ROOT))
 from tools import faulttest, loadgen
 from tools.server import serve
 
+pytestmark = pytest.mark.alone  # a real server under timed load: nothing beside it
+
 HEADER_TIMEOUT = 1.5
 SCORE_BODY = b'{"rounds":[{"board":{"a":[2,0,0,1,1,2,2],"b":[0,2,2,1,1,1,1]}}]}'
 
@@ -33,6 +35,7 @@ def base(tmp_path_factory):
     log = tmp_path_factory.mktemp("granian") / "server.log"
     with serve(env={"SHINPAN_HEADER_TIMEOUT": str(HEADER_TIMEOUT), "WEB_CONCURRENCY": "2"},
                log=log) as url:
+        url.log = log  # granian's own lines: tests wait on what it says it has done
         yield url
     text = log.read_text(errors="replace")
     assert "Traceback" not in text, text[-3000:]
@@ -189,6 +192,11 @@ def test_dead_worker_is_respawned_and_hup_reloads(base):
         time.sleep(0.2)
     after = workers()
     assert len(after) == 2 and after != before
+    # granian finishes a respawn after its respawn interval ("Stopped old worker-N"): a
+    # HUP before that races it (seen: both workers stopped, the port refused)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and "Stopped old worker" not in base.log.read_text():
+        time.sleep(0.2)
     # Reload: new workers replace the old ones one by one while requests go on. A request
     # that reaches a worker in the instant it stops can be cut (granian closes its
     # connections; seen: 2 of 3,739), and an idle kept-alive connection to an old worker is
