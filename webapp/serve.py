@@ -37,6 +37,8 @@ import os
 from typing import Any
 
 APP = "webapp.wsgi:app"
+ASGI_APP = "webapp.asgi:app"
+INTERFACES = ("wsgi", "asgi")
 
 
 def _number(environ: dict[str, str], name: str, default: float) -> float:
@@ -56,17 +58,24 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
     workers = int(_number(env, "WEB_CONCURRENCY", os.cpu_count() or 1))
     threads = int(_number(env, "SHINPAN_THREADS", 64))
     header_timeout = _number(env, "SHINPAN_HEADER_TIMEOUT", 10)
+    interface = env.get("SHINPAN_INTERFACE", "wsgi").strip().lower() or "wsgi"
+    if interface not in INTERFACES:
+        raise SystemExit(f"SHINPAN_INTERFACE must be one of {', '.join(INTERFACES)}, "
+                         f"not {interface!r}")
+    asgi = interface == "asgi"
     return {
-        "target": APP,
+        "target": ASGI_APP if asgi else APP,
         "address": env.get("HOST", "127.0.0.1"),
         "port": int(_number(env, "PORT", 8000)),
-        "interface": Interfaces.WSGI,
+        # ASGI without lifespan events: webapp/asgi.py reads bodies in the event loop and
+        # runs the site on its own SHINPAN_THREADS threads (granian allows one here)
+        "interface": Interfaces.ASGINL if asgi else Interfaces.WSGI,
         "http": HTTPModes.http1,  # behind TLS/HTTP2 termination at the proxy, or direct
         "websockets": False,
         # CPU-bound Python: one process per core. The threads mostly wait (a slow body
         # parks one, without the GIL); the GIL lets one of them run at a time.
         "workers": max(1, workers),
-        "blocking_threads": max(1, threads),
+        "blocking_threads": 1 if asgi else max(1, threads),
         # Open connections per worker, idle and kept-alive ones included (granian holds a
         # permit per accepted connection): a few KB each in Rust, so many; requests
         # beyond the threads wait there for a thread.
