@@ -1,6 +1,7 @@
 """The ASGI entry (SHINPAN_INTERFACE=asgi, webapp/serve.py): a request's body is read in
 granian's event loop under a deadline, then the unchanged WSGI site (webapp.wsgi:app)
-answers on a thread. Not the default: it costs about half the throughput (BENCHMARKS.md).
+answers on a thread. Not the default: it measured 0.30-0.45 of the WSGI interface's
+throughput for score requests and kept pages (BENCHMARKS.md, "Body deadline").
 
 * The whole body must arrive within SHINPAN_BODY_TIMEOUT seconds (default 10), else the
   answer is 408 and the connection is closed: a body that dribbles in or never comes
@@ -10,7 +11,7 @@ answers on a thread. Not the default: it costs about half the throughput (BENCHM
   the cap, so the site sees it is too large.
 * The site runs on SHINPAN_THREADS threads (default 64), one hop per request: a2wsgi
   builds the WSGI environ, the answer is collected on the thread and sent from the loop
-  (a2wsgi's WSGIMiddleware hops per message and measured 5x slower).
+  (a2wsgi's WSGIMiddleware hops between thread and loop per message: 0.11-0.20 of WSGI).
 """
 from __future__ import annotations
 

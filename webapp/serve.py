@@ -15,6 +15,7 @@ per-request work is a fraction of gunicorn's. Settings come from the environment
     SHINPAN_BACKLOG             listen backlog (default 2048)
     SHINPAN_HEADER_TIMEOUT      seconds a client may take to send its headers, and the
                                 longest a kept-alive connection may idle (default 10)
+    SHINPAN_INTERFACE           wsgi (default) or asgi: see "Request bodies" below
     SHINPAN_ACCESS_LOG=0        no access log (default: one line per request on stdout)
     SHINPAN_PROXY_HOPS, SHINPAN_TRUSTED_HOSTS   read by the app (webapp/security.py)
 
@@ -30,6 +31,15 @@ threads, without the GIL, until it is complete or the client leaves; SHINPAN_THR
 how many such bodies a worker absorbs before valid requests wait. The body cap is the
 app's (64 KB, 413, before any byte of an announced larger body is read). On the open
 internet, a buffering reverse proxy bounds slow bodies (README, Deploy).
+
+    SHINPAN_INTERFACE=asgi      the option with a body deadline: granian's ASGI interface
+                                and webapp/asgi.py, which reads each body in the event loop
+                                and answers 408 past SHINPAN_BODY_TIMEOUT (default 10 s,
+                                for the whole body), then runs the same WSGI site on
+                                SHINPAN_THREADS threads of its own. Not the default: it
+                                measured 0.30-0.45 of the WSGI interface's throughput for
+                                score requests and kept pages (BENCHMARKS.md, "Body
+                                deadline"), against a budget of 0.85.
 """
 from __future__ import annotations
 
