@@ -12,6 +12,10 @@ kept page, so it would measure itself: see tools/wrk.py.)
     score API  POST /api/v1/hanamikoji/score, 200 different one-round boards  target >= 2
     rules page GET /en/hanamikoji/ (a kept page), without Accept-Encoding      target >= 4
                and as a browser asks for it (Accept-Encoding: gzip, deflate, br)
+* the ASGI entry (webapp/asgi.py: a body deadline, the site on threads) vs the WSGI
+  interface, the same app, workers and threads (SHINPAN_INTERFACE=asgi):
+    score API, rules page (plain and br asked)                                 target >= 0.85
+  (at or above it the ASGI entry could be the default: webapp/serve.py, BENCHMARKS.md)
 * score API vs a bare JSON echo (tools/bench_app.py) on the same server (granian):
                                                                                target >= 0.9
 * bytes on the wire of a rules page's first visit (Accept-Encoding: br, gzip)  target <= 15 KB
@@ -46,6 +50,7 @@ from tools.server import serve
 SERVER_SCORE_TARGET = 2.0
 SERVER_PAGE_TARGET = 4.0
 ECHO_TARGET = 0.9
+ASGI_TARGET = 0.85
 FIRST_VISIT_TARGET = 15 * 1024
 START_TARGET_MS = 300.0
 CLI_TARGET_MS = 150.0
@@ -214,13 +219,17 @@ def main(argv: list[str] | None = None) -> int:
     browser = [loadgen.get("/en/hanamikoji/", headers={"Accept-Encoding": "gzip, deflate, br"})]
     run = (args.concurrency, args.duration, args.rounds)
     with serve() as granian, serve(server="gunicorn") as gunicorn, \
-            serve("tools.bench_app:app") as echo:
-        for base in (granian, gunicorn, echo):  # warm-up: imports, page cache, catalogs
+            serve("tools.bench_app:app") as echo, \
+            serve(env={"SHINPAN_INTERFACE": "asgi"}) as asgi:
+        for base in (granian, gunicorn, echo, asgi):  # warm-up: imports, page cache, catalogs
             loadgen.run(base, scores + pages, 4, 1.0)
         server_score = compare(granian, gunicorn, scores, *run)
         server_page = compare(granian, gunicorn, pages, *run)
         server_browser = compare(granian, gunicorn, browser, *run)
         echo_score = compare(granian, echo, scores, *run)
+        asgi_score = compare(asgi, granian, scores, *run)
+        asgi_page = compare(asgi, granian, pages, *run)
+        asgi_browser = compare(asgi, granian, browser, *run)
         first_headers, first_body = fetch(granian, "/fr/hanamikoji/", "Accept-Encoding: br, gzip")
         plain_size = len(fetch(granian, "/fr/hanamikoji/")[1])
         permalink = [fetch(granian, CHECKER, "Accept-Encoding: gzip") for _ in range(2)]
@@ -240,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
                SERVER_PAGE_TARGET))
     print(line("  br asked", server_browser[0], "granian", server_browser[1], "gunicorn",
                SERVER_PAGE_TARGET))
+    print("  the ASGI entry (webapp/asgi.py, body deadline) vs the WSGI interface, both granian:")
+    print(line("score API", asgi_score[0], "ASGI", asgi_score[1], "WSGI", ASGI_TARGET))
+    print(line("rules page", asgi_page[0], "ASGI", asgi_page[1], "WSGI", ASGI_TARGET))
+    print(line("  br asked", asgi_browser[0], "ASGI", asgi_browser[1], "WSGI", ASGI_TARGET))
     print("  the score API vs a bare JSON echo (Flask, tools/bench_app.py), both on granian:")
     print(line("score API", echo_score[0], "product", echo_score[1], "echo", ECHO_TARGET))
     size = len(first_body)
@@ -264,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.json).write_text(json.dumps({
             "server_score": server_score, "server_page": server_page,
             "server_browser": server_browser, "echo_score": echo_score,
+            "asgi_score": asgi_score, "asgi_page": asgi_page, "asgi_browser": asgi_browser,
             "first_visit_bytes": size, "startup_ms": starts, "cli_ms": cli,
             "in_process_us": cpu, "render_ms": [fresh_ms, kept_ms],
             "date": time.strftime("%Y-%m-%d"),

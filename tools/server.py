@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN_CONFIG = ROOT / "gunicorn.conf.py"
 SERVERS = ("granian", "gunicorn")
+SITE = "webapp.wsgi:app"
 
 
 def free_port() -> int:
@@ -59,11 +60,12 @@ def command(server: str, app: str, python: str | None = None) -> list[str]:
     python = python or sys.executable
     if server == "gunicorn":
         return [python, "-m", "gunicorn", "-c", str(GUNICORN_CONFIG), app]
-    return [python, "-m", "webapp.serve", app]
+    # the site itself is webapp/serve.py's own target (WSGI or ASGI, SHINPAN_INTERFACE)
+    return [python, "-m", "webapp.serve", *([] if app == SITE else [app])]
 
 
 @contextlib.contextmanager
-def serve(app: str = "webapp.wsgi:app", *, server: str = "granian",
+def serve(app: str = SITE, *, server: str = "granian",
           env: dict[str, str] | None = None, log: str | os.PathLike | None = None,
           python: str | None = None, cwd: str | os.PathLike | None = None) -> Iterator[str]:
     if server not in SERVERS:

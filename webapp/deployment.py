@@ -107,11 +107,9 @@ class Deployment:
 
         # before the call: the API's mount moves the prefix from PATH_INFO to SCRIPT_NAME
         query = environ.get("QUERY_STRING")
-        target = environ.get("PATH_INFO", "") + ("?" + query if query else "")
-        if not target.isprintable():  # a decoded %0A must not start a forged log line
-            target = target.encode("unicode_escape").decode("ascii")
-        request = (f'{environ.get("REMOTE_ADDR", "-")} "{environ.get("REQUEST_METHOD")} {target} '
-                   f'{environ.get("SERVER_PROTOCOL", "")}"')
+        request = self.request(environ.get("REMOTE_ADDR", "-"), environ.get("REQUEST_METHOD"),
+                               environ.get("PATH_INFO", "") + ("?" + query if query else ""),
+                               environ.get("SERVER_PROTOCOL", ""))
         result = self.app(environ, start_logged)
         status, headers = (seen[-2], seen[-1]) if seen else ("-", ())
         size = "-"
@@ -119,6 +117,17 @@ class Deployment:
             if name == "Content-Length":
                 size = value
                 break
-        self.log.write(f"{self.clock.now()} {request} {status[:3]} {size} "
-                       f"{(time.perf_counter() - began) * 1000:.1f}ms\n")
+        self.record(request, status[:3], size, began)
         return result
+
+    @staticmethod
+    def request(remote: str, method: str, target: str, protocol: str) -> str:
+        if not target.isprintable():  # a decoded %0A must not start a forged log line
+            target = target.encode("unicode_escape").decode("ascii")
+        return f'{remote} "{method} {target} {protocol}"'
+
+    def record(self, request: str, status: str, size: str, began: float) -> None:
+        """One line for an answer (`request` from request()); `began`: perf_counter()."""
+        if self.log is not None:
+            self.log.write(f"{self.clock.now()} {request} {status} {size} "
+                           f"{(time.perf_counter() - began) * 1000:.1f}ms\n")

@@ -15,6 +15,7 @@ per-request work is a fraction of gunicorn's. Settings come from the environment
     SHINPAN_BACKLOG             listen backlog (default 2048)
     SHINPAN_HEADER_TIMEOUT      seconds a client may take to send its headers, and the
                                 longest a kept-alive connection may idle (default 10)
+    SHINPAN_INTERFACE           wsgi (default) or asgi: see "Request bodies" below
     SHINPAN_ACCESS_LOG=0        no access log (default: one line per request on stdout)
     SHINPAN_PROXY_HOPS, SHINPAN_TRUSTED_HOSTS   read by the app (webapp/security.py)
 
@@ -30,6 +31,15 @@ threads, without the GIL, until it is complete or the client leaves; SHINPAN_THR
 how many such bodies a worker absorbs before valid requests wait. The body cap is the
 app's (64 KB, 413, before any byte of an announced larger body is read). On the open
 internet, a buffering reverse proxy bounds slow bodies (README, Deploy).
+
+    SHINPAN_INTERFACE=asgi      the option with a body deadline: granian's ASGI interface
+                                and webapp/asgi.py, which reads each body in the event loop
+                                and answers 408 past SHINPAN_BODY_TIMEOUT (default 10 s,
+                                for the whole body), then runs the same WSGI site on
+                                SHINPAN_THREADS threads of its own. Not the default: it
+                                measured 0.30-0.45 of the WSGI interface's throughput for
+                                score requests and kept pages (BENCHMARKS.md, "Body
+                                deadline"), against a budget of 0.85.
 """
 from __future__ import annotations
 
@@ -37,6 +47,8 @@ import os
 from typing import Any
 
 APP = "webapp.wsgi:app"
+ASGI_APP = "webapp.asgi:app"
+INTERFACES = ("wsgi", "asgi")
 
 
 def _number(environ: dict[str, str], name: str, default: float) -> float:
@@ -56,17 +68,24 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
     workers = int(_number(env, "WEB_CONCURRENCY", os.cpu_count() or 1))
     threads = int(_number(env, "SHINPAN_THREADS", 64))
     header_timeout = _number(env, "SHINPAN_HEADER_TIMEOUT", 10)
+    interface = env.get("SHINPAN_INTERFACE", "wsgi").strip().lower() or "wsgi"
+    if interface not in INTERFACES:
+        raise SystemExit(f"SHINPAN_INTERFACE must be one of {', '.join(INTERFACES)}, "
+                         f"not {interface!r}")
+    asgi = interface == "asgi"
     return {
-        "target": APP,
+        "target": ASGI_APP if asgi else APP,
         "address": env.get("HOST", "127.0.0.1"),
         "port": int(_number(env, "PORT", 8000)),
-        "interface": Interfaces.WSGI,
+        # ASGI without lifespan events: webapp/asgi.py reads bodies in the event loop and
+        # runs the site on its own SHINPAN_THREADS threads (granian allows one here)
+        "interface": Interfaces.ASGINL if asgi else Interfaces.WSGI,
         "http": HTTPModes.http1,  # behind TLS/HTTP2 termination at the proxy, or direct
         "websockets": False,
         # CPU-bound Python: one process per core. The threads mostly wait (a slow body
         # parks one, without the GIL); the GIL lets one of them run at a time.
         "workers": max(1, workers),
-        "blocking_threads": max(1, threads),
+        "blocking_threads": 1 if asgi else max(1, threads),
         # Open connections per worker, idle and kept-alive ones included (granian holds a
         # permit per accepted connection): a few KB each in Rust, so many; requests
         # beyond the threads wait there for a thread.

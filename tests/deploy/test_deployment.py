@@ -25,6 +25,16 @@ def test_settings_from_the_environment():
         serve.settings({"WEB_CONCURRENCY": "many"})
 
 
+def test_asgi_interface_is_an_option():
+    asgi = serve.settings({"SHINPAN_INTERFACE": "ASGI", "SHINPAN_THREADS": "8"})
+    # granian runs an ASGI app on its event loop only: webapp/asgi.py has the threads
+    assert str(asgi["interface"]) == "asginl" and asgi["target"] == "webapp.asgi:app"
+    assert asgi["blocking_threads"] == 1
+    assert asgi["http1_settings"].header_read_timeout == 10_000
+    with pytest.raises(SystemExit, match="SHINPAN_INTERFACE"):
+        serve.settings({"SHINPAN_INTERFACE": "rsgi"})
+
+
 def test_access_log_line_and_server_field(tmp_path):
     read, write = os.pipe()
     log = deployment.LogWriter(fd=write, interval=3600)
