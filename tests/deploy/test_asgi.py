@@ -24,6 +24,8 @@ from tests.deploy.test_serving import SCORE_BODY, assert_headers, get, split
 from tools import faulttest, loadgen
 from tools.server import serve
 
+pytestmark = pytest.mark.alone  # real servers under timed load: nothing beside them
+
 BODY_TIMEOUT = 3.0  # above the fault run's 2 s slow bodies
 HEAD = (b"POST /api/v1/hanamikoji/score HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         b"Content-Type: application/json\r\n")
