@@ -24,8 +24,17 @@ BLUEPRINTS: list[tuple[str, str]] = [
 ]
 
 
+class Site(Flask):
+    def redirect(self, location: str, code: int = 302):
+        """A redirect with an empty body: Werkzeug's would be an English page, never seen
+        when the browser follows the Location, but read by tools and screen scrapers."""
+        response = super().redirect(location, code)
+        response.set_data(b"")
+        return response
+
+
 def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(__name__)
+    app = Site(__name__)
     app.config.from_mapping(
         JSON_AS_ASCII=False,
         BABEL_DEFAULT_LOCALE="en",

@@ -445,3 +445,11 @@ def test_service_worker_is_served_from_the_root(client):
     assert 'addEventListener("fetch"' in body
     html = html_of(client.get("/en/"))
     assert 'data-service-worker="/sw.js"' in html
+
+
+def test_redirects_carry_no_english_page(client):
+    """The language negotiation and a checker button without JavaScript: the Location only."""
+    for url, code in (("/", 302), ("/fr/hanamikoji/score?step=a:0:%2B1", 303)):
+        response = client.get(url, headers={"Accept-Language": "fr"})
+        assert response.status_code == code and response.headers["Location"]
+        assert response.data == b""
