@@ -7,16 +7,22 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test test-fast serve bench loadtest faulttest lighthouse translations catalogs browser wrk lint clean
+.PHONY: run test test-fast screenshots serve bench loadtest faulttest lighthouse translations catalogs browser wrk lint clean
 
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
 
-# The tests without a browser on both cores (pytest-xdist), then in one process the browser
-# tests (Chromium and the served app already use both cores) and those that time a server.
+# On both cores (pytest-xdist): the tests without a browser, then the browser tests (they
+# mostly wait on Chromium's frames); then alone, the tests that time a real server.
 test: $(VENV)/.test catalogs browser lint  ## the whole suite, lint first
 	$(BIN)/python -m pytest -m "not browser and not alone" -n 2
-	$(BIN)/python -m pytest -m "browser or alone"
+	$(BIN)/python -m pytest -m "browser and not screenshots" -n 2
+	$(BIN)/python -m pytest -m alone
+
+# Screenshots of every page type (tests/artifacts/): phones in all five languages, the wide
+# screen in en and de, each with the layout checks; about a minute, so not in `make test`.
+screenshots: $(VENV)/.test catalogs browser  ## photograph every page type
+	$(BIN)/python -m pytest -m screenshots
 
 test-fast: $(VENV)/.test catalogs lint  ## everything but the browser tests
 	$(BIN)/python -m pytest -m "not browser and not alone" -n 2

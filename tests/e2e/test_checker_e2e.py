@@ -392,6 +392,7 @@ PAGES = {
 }
 
 
+@pytest.mark.screenshots  # `make screenshots`; the layout checks at 320 px run in make test
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_screenshots_in_every_language(browser, live_server, artifacts, size):
     context = browser.new_context(**(PHONE if size == "phone" else DESKTOP))

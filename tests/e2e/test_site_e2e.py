@@ -602,6 +602,7 @@ def test_root_lands_on_browser_language(browser, live_server, options):
 
 
 # -- screenshots of every page type, and axe-core -----------------------------------------
+@pytest.mark.screenshots  # `make screenshots`; the layout checks at 320 px run in make test
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_screenshots_of_every_page_type(browser, live_server, artifacts, lang):
     folder = artifacts / "site"
