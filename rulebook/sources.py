@@ -29,3 +29,10 @@ def read_sources(data: dict[str, Any]) -> dict[str, Source]:
 def unknown_sources(data: dict[str, Any], where: str, keys: list[str]) -> list[tuple[str, str]]:
     """The rulebook problems of a list of source keys: each must be in `sources:`."""
     return [(where, f"no source {key!r}") for key in keys if key not in data["sources"]]
+
+
+def sources_document(sources: dict[str, Source], t: Any) -> list[dict[str, Any]]:
+    """The `sources` of a game's JSON rulebook: `about` in the translator `t`'s language."""
+    return [{"id": src.key, "title": src.title, "lang": src.lang,
+             "about": t.pgettext(f"source.{src.key}", src.about), "where": src.where}
+            for src in sources.values()]

@@ -5,6 +5,7 @@ from functools import cache
 from typing import Any
 
 from ..i18n import translator
+from ..sources import sources_document
 from .model import load_rulebook
 from .terms import action_name, geisha_name, rule_text
 
@@ -37,11 +38,7 @@ def document(lang: str) -> dict[str, Any]:
                     "clash_winner": rb.clash_winner},
         "round_limit": {"rounds": rb.round_limit},
         "default_edition": rb.default_edition,
-        "sources": [
-            {"id": src.key, "title": src.title, "lang": src.lang,
-             "about": t.pgettext(f"source.{src.key}", src.about), "where": src.where}
-            for src in rb.sources.values()
-        ],
+        "sources": sources_document(rb.sources, t),
         "editions": [
             {"id": e.id, "publisher": e.publisher, "language": e.language, "year": e.year,
              "actions": dict(e.actions),

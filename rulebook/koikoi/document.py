@@ -5,6 +5,7 @@ from functools import cache
 from typing import Any
 
 from ..i18n import translator
+from ..sources import sources_document
 from .model import load_rulebook
 
 
@@ -22,11 +23,7 @@ def document(lang: str) -> dict[str, Any]:
         "game": "koikoi",
         "language": lang,
         "canonical_source": rb.canonical_source,
-        "sources": [
-            {"id": src.key, "title": src.title, "lang": src.lang,
-             "about": t.pgettext(f"source.{src.key}", src.about), "where": src.where}
-            for src in rb.sources.values()
-        ],
+        "sources": sources_document(rb.sources, t),
         "months": [
             {"number": m.number, "id": m.id, "name": t.pgettext(f"koikoi.month.{m.number}", m.name)}
             for m in rb.months

@@ -2,23 +2,18 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from rulebook.hanamikoji.model import DEFAULT_PATH, load_rulebook
 from rulebook.hanamikoji.referee import referee
 from rulebook.loader import RulebookError
 
+from ..copies import modified_copy
+
 
 @pytest.fixture
 def rulebook_copy(tmp_path):
     """Write a modified copy of the shipped YAML and return its path."""
-    def write(change):
-        data = yaml.safe_load(DEFAULT_PATH.read_text(encoding="utf-8"))
-        change(data)
-        path = tmp_path / "hanamikoji.yaml"
-        path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-        return path
-    return write
+    return lambda change: modified_copy(DEFAULT_PATH, tmp_path, change)
 
 
 def test_components_geishas_in_table_order():

@@ -5,11 +5,12 @@ import json
 import re
 
 import pytest
-import yaml
 
 from rulebook.koikoi.model import DEFAULT_PATH, FOLDER, load_rulebook
 from rulebook.koikoi.referee import referee
 from rulebook.loader import RulebookError
+
+from ..copies import modified_copy
 
 RULE_ID = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)+$")
 YAKU_IDS = ["goko", "shiko", "ameshiko", "sanko", "hanami", "tsukimi", "inoshikacho", "tane",
@@ -19,13 +20,7 @@ YAKU_IDS = ["goko", "shiko", "ameshiko", "sanko", "hanami", "tsukimi", "inoshika
 @pytest.fixture
 def rulebook_copy(tmp_path):
     """Write a modified copy of the shipped YAML and return its path."""
-    def write(change):
-        data = yaml.safe_load(DEFAULT_PATH.read_text(encoding="utf-8"))
-        change(data)
-        path = tmp_path / "koikoi.yaml"
-        path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-        return path
-    return write
+    return lambda change: modified_copy(DEFAULT_PATH, tmp_path, change)
 
 
 def goko_request(**extra):
