@@ -16,6 +16,9 @@ from webapp import create_app
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# ms: the bound on waiting for state (a local server answers in well under a second, but
+# the machine may be busy running two browsers and other work at once)
+TIMEOUT = 15_000
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -42,16 +45,20 @@ def live_server():
 
 
 class Browser:
-    """Playwright's browser whose contexts block the site's service worker unless a test
-    asks for it (`service_workers="allow"`): the worker keeps a copy of every page a test
-    opens and fetches the offline page, work the offline tests alone need."""
+    """Playwright's browser whose contexts wait for state at most TIMEOUT and block the
+    site's service worker unless a test asks for it (`service_workers="allow"`): the worker
+    keeps a copy of every page a test opens and fetches the offline page, work the offline
+    tests alone need."""
 
     def __init__(self, browser):
         self._browser = browser
 
     def new_context(self, **options):
         options.setdefault("service_workers", "block")
-        return self._browser.new_context(**options)
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(TIMEOUT)
+        context.set_default_navigation_timeout(TIMEOUT)
+        return context
 
     def __getattr__(self, name):
         return getattr(self._browser, name)
@@ -77,9 +84,7 @@ def context(browser):
 
 @pytest.fixture()
 def page(context):
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return page
+    return context.new_page()
 
 
 @pytest.fixture()
@@ -95,10 +100,15 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-def axe_violations(page, impacts=("serious", "critical")) -> list[dict]:
-    """Run axe-core (from npm, injected here) on the page; serious or critical violations."""
+def axe_violations(page, impacts=("serious", "critical"), within: str | None = None,
+                   rules: list[str] | None = None) -> list[dict]:
+    """Run axe-core (from npm, injected here) on the page, or on the element `within` names,
+    with every rule or only `rules`; the violations of the given impacts."""
     page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    result = page.evaluate(
+        """async ([within, rules]) => await axe.run(within ? {include: [within]} : document,
+             rules ? {runOnly: {type: 'rule', values: rules}, resultTypes: ['violations']}
+                   : {resultTypes: ['violations']})""", [within, rules])
     return [
         {"id": v["id"], "impact": v["impact"], "help": v["help"],
          "nodes": [n["target"] for n in v["nodes"]][:5]}

@@ -41,13 +41,20 @@ WORDS = (".gcol__name, .gcol__item, .gcol__left, .tile__name, .tile__item, .tile
          ".ruled__marker, .slot--full, .checker-title")
 
 
-@pytest.fixture()
-def phone(browser):
+@pytest.fixture(scope="module")
+def phone_context(browser):
+    """One phone for the module (the checker keeps nothing but its address): a fresh tab
+    per test."""
     context = browser.new_context(**PHONE, locale="en-GB")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
+    yield context
     context.close()
+
+
+@pytest.fixture()
+def phone(phone_context):
+    page = phone_context.new_page()
+    yield page
+    page.close()
 
 
 class Player:
@@ -411,17 +418,26 @@ def test_screenshots_in_every_language(browser, live_server, artifacts, size):
         context.close()
 
 
+@pytest.fixture(scope="module")
+def axe_phone(browser):
+    context = browser.new_context(**PHONE, bypass_csp=True)  # axe is injected as a script
+    yield context
+    context.close()
+
+
 @pytest.mark.parametrize("name, size", [(name, "phone") for name in sorted(PAGES)
                                         if name != "board-ruling"] + [("board-round2", "desktop")])
-def test_axe_every_page_type(browser, live_server, name, size):
-    context = browser.new_context(**(PHONE if size == "phone" else DESKTOP), bypass_csp=True)
+def test_axe_every_page_type(browser, axe_phone, live_server, name, size):
+    context = axe_phone if size == "phone" else browser.new_context(**DESKTOP, bypass_csp=True)
+    page = context.new_page()
     try:
-        page = context.new_page()
         page.goto(live_server + PAGES[name].format(lang="fr"))
         violations = axe_violations(page, impacts=("minor", "moderate", "serious", "critical"))
         assert not violations, json.dumps(violations, indent=1)
     finally:
-        context.close()
+        page.close()
+        if context is not axe_phone:
+            context.close()
 
 
 def test_narrowest_phone_has_no_overflow(browser, live_server):
