@@ -6,6 +6,9 @@ HOST   ?= 127.0.0.1
 PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
+# Python keeps compiled modules (pytest its rewritten test modules) in __pycache__; a shell
+# that sets PYTHONDONTWRITEBYTECODE makes every test process compile them all again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test test-fast screenshots serve bench loadtest faulttest lighthouse translations catalogs browser wrk lint clean
 
@@ -13,20 +16,21 @@ run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
 
 # On both cores (pytest-xdist): the tests without a browser, then the browser tests (they
-# mostly wait on Chromium's frames); then alone, the tests that time a real server.
+# mostly wait on Chromium's frames); then alone, the tests that time a real server. The
+# last two collect only their folder (tests/conftest.py refuses a marked test elsewhere).
 test: $(VENV)/.test catalogs browser lint  ## the whole suite, lint first
 	$(BIN)/python -m pytest -m "not browser and not alone" -n 2
-	$(BIN)/python -m pytest -m "browser and not screenshots" -n 2
-	$(BIN)/python -m pytest -m alone
+	$(BIN)/python -m pytest tests/e2e -m "browser and not screenshots" -n 2
+	$(BIN)/python -m pytest tests/deploy -m alone
 
 # Screenshots of every page type (tests/artifacts/): phones in all five languages, the wide
 # screen in en and de, each with the layout checks; about a minute, so not in `make test`.
 screenshots: $(VENV)/.test catalogs browser  ## photograph every page type
-	$(BIN)/python -m pytest -m screenshots
+	$(BIN)/python -m pytest tests/e2e -m screenshots
 
 test-fast: $(VENV)/.test catalogs lint  ## everything but the browser tests
 	$(BIN)/python -m pytest -m "not browser and not alone" -n 2
-	$(BIN)/python -m pytest -m alone
+	$(BIN)/python -m pytest tests/deploy -m alone
 
 # Production server: granian configured by webapp/serve.py; HOST/PORT and the rest from
 # the environment (default 127.0.0.1:8000), e.g. `HOST=0.0.0.0 PORT=8080 make serve`.

@@ -48,3 +48,18 @@ def app():
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+# `make test` collects the browser tests from tests/e2e alone and the server-timing tests
+# from tests/deploy alone (each collection of the whole suite costs seconds per process):
+# a test so marked anywhere else would run in no phase of it.
+MARKED_FOLDERS = {"browser": "tests/e2e", "alone": "tests/deploy"}
+
+
+def pytest_collection_modifyitems(config, items):
+    root = config.rootpath
+    for item in items:
+        for marker, folder in MARKED_FOLDERS.items():
+            if item.get_closest_marker(marker) and not item.path.is_relative_to(root / folder):
+                raise pytest.UsageError(f"{item.nodeid} is marked {marker!r}: it belongs "
+                                        f"under {folder}/, where `make test` looks for it")
