@@ -190,10 +190,23 @@ class Rulebook:
 
 def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str, str]]:
     """What the schema cannot see: references between parts of the file."""
-    problems: list[tuple[str, str]] = unknown_sources(data, "canonical_source",
-                                                      [data["canonical_source"]])
+    slugs = {card["slug"] for card in data["cards"]}
+    yaku_group = {y["id"]: y["group"] for y in data["yaku"]}
+    return [*_check_sources(data), *_check_deck(data), *_check_yaku(data, rules, slugs),
+            *_check_options(data, rules, yaku_group, slugs), *_check_scoring(data, rules),
+            *_check_rulesets(data, rules, yaku_group), *_check_entries(data, rules)]
+
+
+def _check_sources(data: dict[str, Any]) -> list[tuple[str, str]]:
+    problems = unknown_sources(data, "canonical_source", [data["canonical_source"]])
     for key, ruleset in data["rulesets"].items():
         problems += unknown_sources(data, f"rulesets.{key}.sources", ruleset["sources"])
+    return problems
+
+
+def _check_deck(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Months numbered 1, 2, 3, ...; four cards a month, each at its index; a deal that fits."""
+    problems = []
     months = data["months"]
     numbers = [m["number"] for m in months]
     if numbers != list(range(1, len(months) + 1)):
@@ -217,13 +230,19 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
     deal = data["deal"]
     if 2 * deal["hand"] + deal["field"] > len(data["cards"]):
         problems.append(("deal", "the deal needs more cards than the deck holds"))
+    return problems
+
+
+def _check_yaku(data: dict[str, Any], rules: dict[str, str],
+                slugs: set[str]) -> list[tuple[str, str]]:
+    """Unique groups and yaku; each yaku's group, rule and cards exist."""
+    problems = []
     groups = [g["id"] for g in data["groups"]]
     if len(set(groups)) != len(groups):
         problems.append(("groups", "ids must be unique"))
     yaku_ids = [y["id"] for y in data["yaku"]]
     if len(set(yaku_ids)) != len(yaku_ids):
         problems.append(("yaku", "ids must be unique"))
-    yaku_group = {y["id"]: y["group"] for y in data["yaku"]}
     for i, yaku in enumerate(data["yaku"]):
         if yaku["group"] not in groups:
             problems.append((f"yaku[{i}].group", f"no group {yaku['group']!r}"))
@@ -241,20 +260,40 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
                     problems.append((f"yaku[{i}].{where}", f"no card {name!r}"))
         if "extra" in yaku and "hand" in match:
             problems.append((f"yaku[{i}].extra", "a hand yaku cannot grow with extra cards"))
-    options = data["options"]
-    for key, spec in options.items():
+    return problems
+
+
+def _check_options(data: dict[str, Any], rules: dict[str, str], yaku_group: dict[str, str],
+                   slugs: set[str]) -> list[tuple[str, str]]:
+    problems = []
+    for key, spec in data["options"].items():
         if spec["rule"] not in rules:
             problems.append((f"options.{key}.rule", f"unknown rule id {spec['rule']!r}"))
         if not _spec(key, spec).accepts(spec["default"]):
             problems.append((f"options.{key}.default", "not one of the allowed values"))
         problems.extend(_check_option_refs(key, spec, yaku_group, slugs))
+    return problems
+
+
+def _check_scoring(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str, str]]:
+    """The scoring rules, the first round's month and the default ruleset exist."""
+    problems = []
     for key in ("seven_point", "koikoi", "koikoi_calls"):
         if data["scoring"][key]["rule"] not in rules:
             problems.append((f"scoring.{key}.rule", "unknown rule id"))
-    if data["round_months"]["first"] not in numbers:
+    if data["round_months"]["first"] not in [m["number"] for m in data["months"]]:
         problems.append(("round_months.first", f"no month {data['round_months']['first']}"))
     if data["default_ruleset"] not in data["rulesets"]:
         problems.append(("default_ruleset", f"no ruleset {data['default_ruleset']!r}"))
+    return problems
+
+
+def _check_rulesets(data: dict[str, Any], rules: dict[str, str],
+                    yaku_group: dict[str, str]) -> list[tuple[str, str]]:
+    """Each ruleset's rule, yaku values, stacks and options are real, and every yaku it
+    switches on by default has a documented value there."""
+    problems = []
+    options = data["options"]
     for key, ruleset in data["rulesets"].items():
         where = f"rulesets.{key}"
         if ruleset["rule"] not in rules:
@@ -273,7 +312,6 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
                 problems.append((f"{where}.options.{opt}", f"no option {opt!r}"))
             elif not _spec(opt, options[opt]).accepts(value):
                 problems.append((f"{where}.options.{opt}", f"{value!r} is not an allowed value"))
-        # A yaku a ruleset switches on by default must have a documented value there.
         for opt, spec in options.items():
             if ruleset["options"].get(opt, spec["default"]) is not True:
                 continue
@@ -281,6 +319,12 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
                 if _value(ruleset["values"].get(yaku_id, 0)).points is None:
                     problems.append((f"{where}.options.{opt}",
                                      f"switches on {yaku_id!r}, whose value is unknown here"))
+    return problems
+
+
+def _check_entries(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str, str]]:
+    """Disagreements and FAQ entries name real rules and options."""
+    problems = []
     for label in ("disagreements", "faq"):
         for i, entry in enumerate(data[label]):
             refs = [entry["id"], *entry.get("rules", []), entry.get("rule"), entry.get("canonical")]
@@ -288,7 +332,7 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
                 if ref not in rules:
                     problems.append((f"{label}[{i}]", f"unknown rule id {ref!r}"))
             selects = entry.get("selects")
-            if isinstance(selects, dict) and selects["option"] not in options:
+            if isinstance(selects, dict) and selects["option"] not in data["options"]:
                 problems.append((f"{label}[{i}].selects", f"no option {selects['option']!r}"))
     return problems
 
@@ -316,9 +360,7 @@ def _check_option_refs(
 
 def _spec(key: str, spec: dict[str, Any], by_slug: dict[str, int] | None = None) -> OptionSpec:
     integer = spec.get("integer") or {}
-    spoils = 0
-    for slug in spec.get("spoils_viewings", []) if by_slug else ():
-        spoils |= 1 << by_slug[slug]
+    spoils = _mask(by_slug, spec.get("spoils_viewings")) if by_slug else 0
     return OptionSpec(
         id=key,
         label=spec["label"],
@@ -343,6 +385,51 @@ def _value(raw: Any) -> YakuValue:
     return YakuValue(None if points == "unknown" else points, raw.get("extra", False))
 
 
+def _mask(by_slug: dict[str, int], slugs: list[str] | None) -> int:
+    """The bit set of the named cards."""
+    out = 0
+    for slug in slugs or ():
+        out |= 1 << by_slug[slug]
+    return out
+
+
+def _yaku(y: dict[str, Any], by_slug: dict[str, int]) -> Yaku:
+    match = y["match"]
+    kind = next(k for k in ("hand", "cards", "round_month", "count") if k in match)
+    count = match.get("count", {})
+    hand = match.get("hand", {})
+    return Yaku(
+        id=y["id"], name=y["name"], romaji=y.get("romaji", y["name"]), group=y["group"],
+        rule=y["rule"], match=kind, cards=_mask(by_slug, match.get("cards")),
+        requires=_mask(by_slug, match.get("requires")), count_kind=count.get("kind"),
+        count_min=count.get("min", 0), excluding=_mask(by_slug, count.get("excluding")),
+        hand_month_count=hand.get("month_count", 0), hand_pairs=hand.get("pairs", 0),
+        extra=y.get("extra"), viewing=y.get("viewing", False),
+    )
+
+
+def _card_masks(cards: tuple[Card, ...]) -> tuple[dict[str, int], dict[str, int], dict[int, int]]:
+    """The cards of each kind, those that may also count as a kind, and each month's."""
+    kind_masks = {k: 0 for k in KINDS}
+    dual_masks = {k: 0 for k in KINDS}
+    month_masks: dict[int, int] = {}
+    for c in cards:
+        kind_masks[c.kind] |= c.bit
+        if c.dual_kind:
+            dual_masks[c.dual_kind] |= c.bit
+        month_masks[c.month] = month_masks.get(c.month, 0) | c.bit
+    return kind_masks, dual_masks, month_masks
+
+
+def _ruleset(key: str, r: dict[str, Any]) -> Ruleset:
+    return Ruleset(
+        id=key, name=r["name"], rule=r["rule"], sources=tuple(r["sources"]),
+        values={y: _value(v) for y, v in r["values"].items()},
+        stacks=tuple(frozenset(pair) for pair in r["stacks"]),
+        options=dict(r["options"]),
+    )
+
+
 def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
     rules, duplicates = collect_rules(data)
     problems = duplicates + _cross_check(data, rules)
@@ -357,37 +444,8 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         for c in data["cards"]
     )
     by_slug = {c.slug: c.index for c in cards}
-
-    def mask(slugs: list[str] | None) -> int:
-        out = 0
-        for slug in slugs or ():
-            out |= 1 << by_slug[slug]
-        return out
-
-    yaku = []
-    for y in data["yaku"]:
-        match = y["match"]
-        kind = next(k for k in ("hand", "cards", "round_month", "count") if k in match)
-        count = match.get("count", {})
-        hand = match.get("hand", {})
-        yaku.append(
-            Yaku(
-                id=y["id"], name=y["name"], romaji=y.get("romaji", y["name"]), group=y["group"],
-                rule=y["rule"], match=kind, cards=mask(match.get("cards")),
-                requires=mask(match.get("requires")), count_kind=count.get("kind"),
-                count_min=count.get("min", 0), excluding=mask(count.get("excluding")),
-                hand_month_count=hand.get("month_count", 0), hand_pairs=hand.get("pairs", 0),
-                extra=y.get("extra"), viewing=y.get("viewing", False),
-            )
-        )
-    kind_masks = {k: 0 for k in KINDS}
-    dual_masks = {k: 0 for k in KINDS}
-    month_masks: dict[int, int] = {}
-    for c in cards:
-        kind_masks[c.kind] |= c.bit
-        if c.dual_kind:
-            dual_masks[c.dual_kind] |= c.bit
-        month_masks[c.month] = month_masks.get(c.month, 0) | c.bit
+    yaku = tuple(_yaku(y, by_slug) for y in data["yaku"])
+    kind_masks, dual_masks, month_masks = _card_masks(cards)
     months = tuple(Month(m["id"], m["number"], m["name"]) for m in data["months"])
     scoring = data["scoring"]
     options = {key: _spec(key, spec, by_slug) for key, spec in data["options"].items()}
@@ -409,7 +467,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         first_dealer=data["deal"]["first_dealer"],
         first_month=data["round_months"]["first"],
         groups={g["id"]: g["stacking"] for g in data["groups"]},
-        yaku=tuple(yaku),
+        yaku=yaku,
         seven_threshold=scoring["seven_point"]["threshold"],
         seven_factor=scoring["seven_point"]["factor"],
         seven_rule=scoring["seven_point"]["rule"],
@@ -420,15 +478,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         options=options,
         max_rounds=data["limits"]["max_rounds"],
         default_ruleset=data["default_ruleset"],
-        rulesets={
-            key: Ruleset(
-                id=key, name=r["name"], rule=r["rule"], sources=tuple(r["sources"]),
-                values={y: _value(v) for y, v in r["values"].items()},
-                stacks=tuple(frozenset(pair) for pair in r["stacks"]),
-                options=dict(r["options"]),
-            )
-            for key, r in data["rulesets"].items()
-        },
+        rulesets={key: _ruleset(key, r) for key, r in data["rulesets"].items()},
         disagreements=tuple(data["disagreements"]),
         faq=tuple(data["faq"]),
         sections=tuple(
