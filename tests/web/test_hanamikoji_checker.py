@@ -11,7 +11,7 @@ from werkzeug.datastructures import MultiDict
 from rulebook import cli
 from rulebook.hanamikoji import load_rulebook
 from rulebook.i18n import LANGUAGES
-from webapp.games import hanamikoji as web
+from webapp.games.hanamikoji import form as web
 
 URL = "/{lang}/hanamikoji/score"
 EXAMPLE = "a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3"

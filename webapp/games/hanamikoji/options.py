@@ -1,0 +1,90 @@
+"""The options of Hanamikoji's rules pages (edition, three-round limit, clash reading):
+read from the query, with a notice for a value no menu offers."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext
+
+from ..base import Options, short
+
+LABELS = {
+    "round_limit": lazy_gettext("Three-round limit"),
+    ("round_limit", "1"): lazy_gettext("End the game after round %(rounds)s at the latest"),
+    ("round_limit", "0"): lazy_gettext("Play on until someone reaches a goal"),
+    # What an edition's book says about the limit (RoundLimitRule.status).
+    ("round_limit_status", "normal"): lazy_gettext(
+        "In this edition the game ends after round %(rounds)s at the latest; playing on is the "
+        "option."),
+    ("round_limit_status", "optional"): lazy_gettext(
+        "This edition offers the limit as an optional rule."),
+    ("round_limit_status", "none"): lazy_gettext(
+        "This edition has no round limit: adding one is a house rule with no printed "
+        "tie-break."),
+    "simultaneous_goal": lazy_gettext("Clash reading"),
+    ("simultaneous_goal", "charm"): lazy_gettext("Eleven charm points win (official)"),
+    ("simultaneous_goal", "geishas"): lazy_gettext("Four geishas win (variant)"),
+}
+TRUE = ("1", "on", "true", "yes")
+FALSE = ("0", "off", "false", "no")
+
+
+def page_options(rb: Any, args: Mapping[str, str]) -> Options:
+    """edition=<id>, round_limit=1|0 (left out: the edition's rule), simultaneous_goal=charm|
+    geishas; bad values -> defaults, with a notice."""
+    defaults = {
+        "edition": rb.default_edition,
+        "round_limit": "",  # the edition's own rule
+        "simultaneous_goal": rb.variant_default("simultaneous_goal"),
+    }
+    values = dict(defaults)
+    notices: list[str] = []
+
+    edition = args.get("edition", "").strip()
+    if edition in rb.editions:
+        values["edition"] = edition
+    elif edition:
+        notices.append(gettext("There is no edition “%(value)s”; showing the %(default)s edition.",
+                               value=short(edition),
+                               default=rb.editions[rb.default_edition].publisher))
+
+    limit = args.get("round_limit", "").strip().lower()
+    if limit in TRUE:
+        values["round_limit"] = "1"
+    elif limit in FALSE:
+        values["round_limit"] = "0"
+    elif limit:
+        notices.append(gettext(
+            "“%(value)s” is not a valid value for the three-round limit; the edition's rule "
+            "applies.", value=short(limit)))
+
+    goal = args.get("simultaneous_goal", "").strip()
+    if goal in rb.variants["simultaneous_goal"]["choices"]:
+        values["simultaneous_goal"] = goal
+    elif goal:
+        notices.append(gettext("“%(value)s” is not a clash reading we know; showing the official one.",
+                               value=short(goal)))
+    chosen = values["round_limit"]
+    limit_on = rb.round_limit_default(values["edition"]) if chosen == "" else chosen == "1"
+    return Options(values, defaults, tuple(notices), {"round_limit_on": limit_on})
+
+
+def round_limit_menu(rb: Any, edition_id: str) -> list[tuple[str, str]]:
+    """(value, label) of the three-round limit's choices: the edition's own rule, on, off."""
+    on = str(LABELS[("round_limit", "1")]) % {"rounds": rb.round_limit}
+    off = str(LABELS[("round_limit", "0")])
+    edition = rb.editions[edition_id]
+    own = gettext("As the %(publisher)s edition says: %(rule)s", publisher=edition.publisher,
+                  rule=on if rb.round_limit_default(edition_id) else off)
+    return [("", own), ("1", on), ("0", off)]
+
+
+def highlights(rb: Any, options: Options) -> dict[str, Any]:
+    out: dict[str, Any] = {f"edition.{options.edition}": lazy_gettext("Selected edition")}
+    if options.round_limit_on:
+        out["variant.round-limit"] = lazy_gettext("In use at this table")
+    if options.simultaneous_goal != rb.variant_default("simultaneous_goal"):
+        out["variant.simultaneous-goal"] = lazy_gettext("In use at this table")
+        out["victory.clash"] = lazy_gettext("Your table plays another reading")
+    return out
