@@ -18,6 +18,7 @@ DEFAULT_PATH = FOLDER / "rulebook.yaml"
 SCHEMA = FOLDER / "schemas" / "rulebook.schema.json"
 KINDS = ("bright", "animal", "ribbon", "plain")
 PLAYERS = ("a", "b")
+OTHER = {"a": "b", "b": "a"}  # a player's opponent
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,38 @@
+"""The Koi-Koi referee's words: `Words`, the names and sentences of one referee run in its
+language, and the messages both halves use (request.py and explain.py keep their own)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..i18n import N_
+from ..players import Names
+from .model import Rulebook
+
+MSG_CARD_LABEL = N_("{card} ({month})")
+MSG_INTERNAL = N_("The referee could not check this request.")
+
+
+class Words:
+    """The rulebook, the catalog and the players' names of one run: messages and names."""
+
+    def __init__(self, rb: Rulebook, t: Any, names: Names):
+        self.rb = rb
+        self.t = t
+        self.names = names
+
+    def n(self, forms: tuple[str, str], n: int, **values: Any) -> str:
+        return self.names.cap(self.t.ngettext(forms[0], forms[1], n).format(**values))
+
+    def g(self, template: str, **values: Any) -> str:
+        return self.names.cap(self.t.gettext(template).format(**values))
+
+    def yaku_name(self, yaku_id: str) -> str:
+        return self.t.pgettext(f"koikoi.yaku.{yaku_id}", self.rb.yaku_by_id[yaku_id].name)
+
+    def month_name(self, number: int) -> str:
+        return self.t.pgettext(f"koikoi.month.{number}", self.rb.month_by_number[number].name)
+
+    def card_label(self, index: int) -> str:
+        card = self.rb.cards[index]
+        name = self.t.pgettext(f"koikoi.card.{card.slug}", card.name)
+        return self.g(MSG_CARD_LABEL, card=name, month=self.month_name(card.month))
