@@ -39,12 +39,16 @@ PROBE = textwrap.dedent("""
     css = html.split('rel="stylesheet" href="', 1)[1].split('"', 1)[0]
     score = client.post("/api/v1/hanamikoji/score?lang=uk", json={"rounds": [{"board": {
         "a": [2, 0, 0, 1, 1, 2, 2], "b": [0, 2, 2, 1, 1, 1, 1]}}]})
+    missing = client.get("/uk/no-such-page")  # the error pages' templates are in the wheel
+    koikoi = client.get("/uk/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo")
     print(json.dumps({
         "rulebook": rulebook.__file__, "webapp": webapp.__file__,
         "translations": str(translations_dir()),
         "page_status": page.status_code, "html": html,
         "css_status": client.get(css).status_code, "css": css,
         "score_status": score.status_code, "score": score.get_json(),
+        "missing_status": missing.status_code, "missing": missing.get_data(as_text=True),
+        "koikoi_status": koikoi.status_code, "koikoi": koikoi.get_data(as_text=True),
     }))
 """)
 
@@ -103,3 +107,5 @@ def test_installed_wheel_serves_pages_and_api(installed, tmp_path):
     assert result["css_status"] == 200 and result["css"].startswith("/static/css/site.")
     assert result["score_status"] == 200
     assert result["score"]["valid"] is True
+    assert result["missing_status"] == 404 and '<html lang="uk"' in result["missing"]
+    assert result["koikoi_status"] == 200 and 'id="ruling-data"' in result["koikoi"]
