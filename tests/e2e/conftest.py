@@ -37,6 +37,9 @@ def chromium_path() -> str:
 def live_server():
     """The real app on 127.0.0.1 with a free port, in a background thread."""
     app = create_app({"TESTING": True})
+    # Ukrainian search loads simplemma's dictionary on its first query (about a second, far
+    # more on a busy machine): load it here, not inside a browser test's wait for a page.
+    app.test_client().get("/uk/search?q=раунд")
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
