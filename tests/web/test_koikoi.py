@@ -138,7 +138,7 @@ def test_compare_mode(client):
 @pytest.mark.parametrize("lang", ["en", "es", "uk"])
 def test_chart_has_48_labelled_tiles(client, lang):
     html = html_of(client.get(f"/{lang}/koikoi/"))
-    chart = html[html.index('id="card-chart"'):html.index("</figure>", html.index('id="card-chart"'))]
+    chart = html[html.index('id="card-figure"'):html.index("</figure>", html.index('id="card-figure"'))]
     tiles = re.findall(r'<li class="kk-card kk-card--(\w+)[^"]*" id="card-([a-z0-9-]+)" data-card="(\d+)"', chart)
     assert len(tiles) == 48
     assert [int(i) for _, _, i in tiles] == list(range(48))

@@ -453,3 +453,26 @@ def test_redirects_carry_no_english_page(client):
         response = client.get(url, headers={"Accept-Language": "fr"})
         assert response.status_code == code and response.headers["Location"]
         assert response.data == b""
+
+
+# Every page type, as the site draws it (ids do not depend on the language): an id names
+# one element, or links, labels and aria-describedby point at the wrong one.
+EVERY_PAGE = PAGES + [
+    "/{lang}/koikoi/", "/{lang}/koikoi/disagreements", "/{lang}/koikoi/search?q=goko",
+    "/{lang}/hanamikoji/score", "/{lang}/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3",
+    "/{lang}/hanamikoji/score?mode=log&act=secret:ruri&do=gift&c=ruri&c=ruri&c=anju",
+    "/{lang}/koikoi/score",
+    "/{lang}/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo",
+    "/{lang}/offline", "/{lang}/no-such-page",
+]
+ID = re.compile(r'<[^>]*\sid="([^"]+)"')
+
+
+@pytest.mark.parametrize("path", EVERY_PAGE)
+def test_every_id_names_one_element(client, path):
+    response = client.get(path.format(lang="en"))
+    assert response.status_code == (404 if "no-such" in path else 200), path
+    ids = ID.findall(response.get_data(as_text=True))
+    assert len(ids) > 5, path
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    assert not repeated, f"{path}: ids used more than once: {repeated}"
