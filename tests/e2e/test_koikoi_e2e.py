@@ -100,6 +100,11 @@ def test_pick_by_click_and_keyboard_lights_up_sanko(tab, live_server, lang):
     # B called koi-koi (B's pile not given): the score doubles
     tab.fill("#calls-b", "1")
     wait_score(tab, "a", 10)
+    # after the live answers, every card still finds its month's motif: the motifs are
+    # drawn once, outside what an answer replaces
+    assert tab.evaluate("""() => [...document.querySelectorAll('.kk-art use')].every(u => {
+        const motif = document.querySelector(u.getAttribute('href'));
+        return motif && !motif.closest('[data-live-region]'); })""")
 
 
 @pytest.mark.parametrize("lang", LANGS)
