@@ -15,6 +15,7 @@ from functools import cache
 from .i18n import N_, translator
 
 PLAYERS = ("a", "b")
+OTHER = {"a": "b", "b": "a"}  # a player's opponent
 PLAYER_LABELS = {"a": N_("Player A"), "b": N_("Player B")}
 # A lower-case first letter of a message or of a sentence in it (after an opening ¿ ¡ or ():
 # only those are matched, so a message that needs nothing costs one scan.

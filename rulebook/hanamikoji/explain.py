@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import N_, Np_, translator
-from ..players import Names
+from ..players import OTHER, PLAYERS, Names
 from .model import Rulebook
-from .rules import OTHER, PLAYERS, Alternative, Decision, Standing
+from .rules import Alternative, Decision, Standing
 from .terms import action_name, geisha_name
 
 E = {

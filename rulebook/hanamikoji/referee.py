@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..players import OTHER
 from .explain import REASONS, Explainer
 from .model import Rulebook, load_rulebook
 from .request import Reader, RoundInput, Start
 from .rules import (
-    OTHER,
     Config,
     Decision,
     Standing,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import N_, Np_, translator
-from ..players import Names
+from ..players import OTHER, PLAYERS, Names
 from ..problems import (
     EXPECTED,
     MALFORMED,
@@ -24,7 +24,7 @@ from ..problems import (
     quoted_list,
 )
 from .model import Action, Rulebook
-from .rules import OTHER, PLAYERS, Config
+from .rules import Config
 from .terms import action_name, geisha_name
 
 MAX_NAME = 40

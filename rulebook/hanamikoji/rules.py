@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..players import OTHER, PLAYERS
 from .model import Rulebook
-
-PLAYERS = ("a", "b")
-OTHER = {"a": "b", "b": "a"}
 
 
 @dataclass(frozen=True, slots=True)

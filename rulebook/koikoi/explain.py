@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import N_, Np_
+from ..players import OTHER, PLAYERS
 from .messages import Words
-from .model import OTHER, PLAYERS
 from .request import Match
 from .scoring import (
     DROPPED_ALONE,

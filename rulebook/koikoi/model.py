@@ -17,8 +17,6 @@ FOLDER = Path(__file__).resolve().parent
 DEFAULT_PATH = FOLDER / "rulebook.yaml"
 SCHEMA = FOLDER / "schemas" / "rulebook.schema.json"
 KINDS = ("bright", "animal", "ribbon", "plain")
-PLAYERS = ("a", "b")
-OTHER = {"a": "b", "b": "a"}  # a player's opponent
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import N_, Np_, translator
-from ..players import Names
+from ..players import OTHER, PLAYERS, Names
 from ..problems import SHARED, Problem, describe, kind_of, pointer, quoted_list, short
 from .messages import Words
-from .model import OTHER, PLAYERS, Rulebook
+from .model import Rulebook
 from .scoring import PileScore, Scorer, scorer_for
 
 MAX_NAME = 40

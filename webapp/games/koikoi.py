@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 
 from rulebook.i18n import N_
 from rulebook.koikoi import load_rulebook, referee
+from rulebook.players import PLAYERS
 
 from ..terms import GameTerms
 from .base import Options, Redirect, WebGame, short
@@ -348,7 +349,6 @@ def options_in_force(rb: Any, table: Table) -> list[dict[str, Any]]:
 MAX_PILE_TEXT = 400  # characters of one pile parameter
 MAX_TOKENS = 48
 MAX_NAME = 40
-PLAYERS = ("a", "b")
 WINNERS = {"a": "a", "b": "b", "none": None}
 MATCH_FIELDS = ("na", "nb", "round", "dealer", "ta", "tb")
 STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset", *MATCH_FIELDS)

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulebook.hanamikoji.rules import OTHER, first_player, supply
+from rulebook.hanamikoji.rules import first_player, supply
+from rulebook.players import OTHER
 from rulebook.referee import referee
 
 from ..base import Redirect
