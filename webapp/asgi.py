@@ -35,12 +35,12 @@ TIMEOUT_HEADERS += [(b"server", b""), (b"connection", b"close")]
 def run_site(environ: dict) -> tuple[str, list, bytes]:
     """The WSGI site's whole answer (on a thread): status, headers, body."""
     answer: list = []
+    chunks: list[bytes] = []
 
     def start_response(status, headers, exc_info=None):
         answer[:] = [status, headers]
         return chunks.append
 
-    chunks: list[bytes] = []
     result = wsgi.app(environ, start_response)
     try:
         chunks.extend(result)
