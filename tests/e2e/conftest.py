@@ -78,11 +78,15 @@ def browser():
         browser.close()
 
 
+def closed_after(opened):
+    """For a fixture: yield a page or a browser context to the test(s), then close it."""
+    yield opened
+    opened.close()
+
+
 @pytest.fixture()
 def context(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
-    yield context
-    context.close()
+    yield from closed_after(browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB"))
 
 
 @pytest.fixture()

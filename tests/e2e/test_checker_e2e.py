@@ -15,7 +15,7 @@ import pytest
 
 from rulebook.i18n import LANGUAGES
 
-from .conftest import axe_violations
+from .conftest import axe_violations, closed_after
 from .layout import broken_words, overflow, screenshot_languages, small_targets, verdict_in_view
 
 pytestmark = pytest.mark.browser
@@ -45,16 +45,12 @@ WORDS = (".gcol__name, .gcol__item, .gcol__left, .tile__name, .tile__item, .tile
 def phone_context(browser):
     """One phone for the module (the checker keeps nothing but its address): a fresh tab
     per test."""
-    context = browser.new_context(**PHONE, locale="en-GB")
-    yield context
-    context.close()
+    yield from closed_after(browser.new_context(**PHONE, locale="en-GB"))
 
 
 @pytest.fixture()
 def phone(phone_context):
-    page = phone_context.new_page()
-    yield page
-    page.close()
+    yield from closed_after(phone_context.new_page())
 
 
 class Player:
@@ -420,9 +416,8 @@ def test_screenshots_in_every_language(browser, live_server, artifacts, size):
 
 @pytest.fixture(scope="module")
 def axe_phone(browser):
-    context = browser.new_context(**PHONE, bypass_csp=True)  # axe is injected as a script
-    yield context
-    context.close()
+    # bypass_csp: axe is injected as a script
+    yield from closed_after(browser.new_context(**PHONE, bypass_csp=True))
 
 
 @pytest.mark.parametrize("name, size", [(name, "phone") for name in sorted(PAGES)

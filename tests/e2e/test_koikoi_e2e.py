@@ -15,7 +15,7 @@ import pytest
 
 from rulebook.i18n import LANGUAGES
 
-from .conftest import axe_violations
+from .conftest import axe_violations, closed_after
 from .layout import broken_words, overflow, screenshot_languages, small_targets, verdict_in_view
 
 pytestmark = pytest.mark.browser
@@ -32,16 +32,12 @@ def new_context(browser, **kwargs):
 
 @pytest.fixture(scope="module")
 def ctx(browser):
-    context = new_context(browser)
-    yield context
-    context.close()
+    yield from closed_after(new_context(browser))
 
 
 @pytest.fixture()
 def tab(ctx):
-    page = ctx.new_page()
-    yield page
-    page.close()
+    yield from closed_after(ctx.new_page())
 
 
 def tile(page, player: str, index: int):
@@ -186,16 +182,12 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 @pytest.fixture(scope="module")
 def phone_ctx(browser):
-    context = new_context(browser, **PHONE)
-    yield context
-    context.close()
+    yield from closed_after(new_context(browser, **PHONE))
 
 
 @pytest.fixture()
 def phone(phone_ctx):
-    page = phone_ctx.new_page()
-    yield page
-    page.close()
+    yield from closed_after(phone_ctx.new_page())
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -22,7 +22,7 @@ import pytest
 
 from rulebook.i18n import LANGUAGES
 
-from .conftest import axe_violations
+from .conftest import axe_violations, closed_after
 from .layout import screenshot_languages
 
 pytestmark = pytest.mark.browser
@@ -102,23 +102,17 @@ def console_problems(page) -> list[str]:
 
 @pytest.fixture(scope="module")
 def ctx(browser):
-    context = new_context(browser)
-    yield context
-    context.close()
+    yield from closed_after(new_context(browser))
 
 
 @pytest.fixture(scope="module")
 def phone_ctx(browser):
-    context = new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
-    yield context
-    context.close()
+    yield from closed_after(new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True))
 
 
 @pytest.fixture(scope="module")
 def axe_ctx(browser):
-    context = new_context(browser, bypass_csp=True)
-    yield context
-    context.close()
+    yield from closed_after(new_context(browser, bypass_csp=True))
 
 
 def checked_tab(context):
@@ -141,9 +135,7 @@ def phone(phone_ctx):
 
 @pytest.fixture(scope="module")
 def axe_tab(axe_ctx):
-    page = axe_ctx.new_page()
-    yield page
-    page.close()
+    yield from closed_after(axe_ctx.new_page())
 
 
 def open_menu(page, menu_id: str) -> None:
