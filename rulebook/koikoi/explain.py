@@ -15,7 +15,6 @@ from .scoring import (
     Dropped,
     PileScore,
     multipliers,
-    scorer_for,
 )
 
 # -- explanations of a valid round (translated at run time) -------------------------
@@ -72,9 +71,8 @@ class Explainer(Words):
 
     def score(self, match: Match) -> dict[str, Any]:
         """The response document of a valid request."""
-        rb = self.rb
         ruleset, options, parsed = match.ruleset, match.options, match.rounds
-        month_shown = scorer_for(rb, ruleset, options).uses_month
+        month_shown = match.scorer.uses_month
         totals = dict(match.start["totals"])
         out_rounds = []
         first = match.start["round"]

@@ -105,6 +105,7 @@ class Match:
 
     ruleset: str
     options: dict[str, Any]
+    scorer: Scorer  # the ruleset's and options' yaku, as the checks used them
     start: dict[str, Any]  # round, dealer, totals
     rounds: list[dict[str, Any]]
 
@@ -151,14 +152,15 @@ class RequestCheck(Words):
         self.check_start(request.get("start", {}), options)
         rounds = self.check_rounds_list(request, options)
         parsed = [self.check_round(i, rnd, options) for i, rnd in enumerate(rounds)]
-        if options_ok and not self.problems:
-            scorer = scorer_for(rb, ruleset, options)
-            for i, rnd in enumerate(parsed):
-                if rnd is not None:
-                    self.check_round_yaku(i, rnd, scorer)
+        if not options_ok or self.problems:
+            return None
+        scorer = scorer_for(rb, ruleset, options)
+        for i, rnd in enumerate(parsed):
+            if rnd is not None:
+                self.check_round_yaku(i, rnd, scorer)
         if self.problems:
             return None
-        return Match(ruleset, options, self.start, parsed)
+        return Match(ruleset, options, scorer, self.start, parsed)
 
     def check_game(self, request: dict) -> None:
         if "game" not in request:
