@@ -34,10 +34,10 @@ test-fast: $(VENV)/.test catalogs lint  ## everything but the browser tests
 	$(BIN)/python -m pytest -m "not browser and not alone" -n 2
 	$(BIN)/python -m pytest tests/deploy -m alone
 
-# Production server: granian configured by webapp/serve.py; HOST/PORT and the rest from
+# Production server: granian configured by webapp/server/serve.py; HOST/PORT and the rest from
 # the environment (default 127.0.0.1:8000), e.g. `HOST=0.0.0.0 PORT=8080 make serve`.
 serve: $(VENV)/.runtime catalogs  ## the site under granian
-	$(BIN)/python -m webapp.serve
+	$(BIN)/python -m webapp.server.serve
 
 bench: $(VENV)/.test catalogs wrk  ## referee and HTTP throughput as ratios in one run
 	$(BIN)/python -m rulebook.bench
@@ -76,8 +76,8 @@ translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po |
 # named in dotted form (`module.function`) in a generated copy of babel.cfg.
 translations: $(VENV)/.runtime
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k Np_:1,2 -k lazy_gettext -k _l --project=Shinpan --version=0.1 \
-		--add-comments=Translators: --sort-by-file --no-wrap -o translations/messages.pot .
-	$(BIN)/pybabel update -i translations/messages.pot -d translations -D messages --no-wrap --ignore-obsolete
+		--add-comments=Translators: --sort-by-file --add-location=file --no-wrap -o translations/messages.pot .
+	$(BIN)/pybabel update -i translations/messages.pot -d translations -D messages --no-wrap --ignore-obsolete --no-fuzzy-matching
 	$(BIN)/python tools/po_incoming.py
 	$(MAKE) catalogs
 

@@ -1,5 +1,5 @@
 """Gunicorn settings, kept as the comparison for `make bench` (and `tools/loadtest.py
---server gunicorn`): the production server is granian (webapp/serve.py), chosen over this
+--server gunicorn`): the production server is granian (webapp/server/serve.py), chosen over this
 configuration by measurement (BENCHMARKS.md).
 
 Environment: HOST/PORT (default 127.0.0.1:8000), WEB_CONCURRENCY (workers, default one
@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import time
 
-wsgi_app = "webapp.wsgi:app"
+wsgi_app = "webapp.server.wsgi:app"
 bind = [f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"]
 
 # The referee and the page renderer are CPU-bound Python: one process per core does the

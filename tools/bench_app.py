@@ -1,6 +1,6 @@
 """The baseline for `make bench`: a bare Flask JSON echo, not part of the product.
 
-Served by the same server as the site (`python -m webapp.serve tools.bench_app:app`), at
+Served by the same server as the site (`python -m webapp.server.serve tools.bench_app:app`), at
 the product's address: POST /api/v1/hanamikoji/score only parses the JSON body and echoes
 it as JSON.
 """

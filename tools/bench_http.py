@@ -7,15 +7,15 @@ same prepared requests round-robin), so machine noise hits both; the best of ROU
 counts. (The Python load generator costs more CPU per request than granian does for a
 kept page, so it would measure itself: see tools/wrk.py.)
 
-* granian vs gunicorn: the same app (webapp.wsgi:app), granian configured by
-  webapp/serve.py, gunicorn by today's gunicorn.conf.py:
+* granian vs gunicorn: the same app (webapp.server.wsgi:app), granian configured by
+  webapp/server/serve.py, gunicorn by today's gunicorn.conf.py:
     score API  POST /api/v1/hanamikoji/score, 200 different one-round boards  target >= 2
     rules page GET /en/hanamikoji/ (a kept page), without Accept-Encoding      target >= 4
                and as a browser asks for it (Accept-Encoding: gzip, deflate, br)
-* the ASGI entry (webapp/asgi.py: a body deadline, the site on threads) vs the WSGI
+* the ASGI entry (webapp/server/asgi.py: a body deadline, the site on threads) vs the WSGI
   interface, the same app, workers and threads (SHINPAN_INTERFACE=asgi):
     score API, rules page (plain and br asked)                                 target >= 0.85
-  (at or above it the ASGI entry could be the default: webapp/serve.py, BENCHMARKS.md)
+  (at or above it the ASGI entry could be the default: webapp/server/serve.py, BENCHMARKS.md)
 * score API vs a bare JSON echo (tools/bench_app.py) on the same server (granian):
                                                                                target >= 0.9
 * bytes on the wire of a rules page's first visit (Accept-Encoding: br, gzip)  target <= 15 KB
@@ -125,7 +125,7 @@ def in_process_us(bodies: list[str]) -> dict[str, float]:
     from rulebook import jsonio
     from rulebook.referee import referee
     from tools import bench_app
-    from webapp import wsgi
+    from webapp.server import wsgi
 
     def per_request(app) -> float:
         fastest = float("inf")
@@ -155,7 +155,7 @@ def render_ms() -> tuple[float, float]:
     (page cache emptied first) vs answered from the page cache."""
     from werkzeug.test import EnvironBuilder
 
-    from webapp import wsgi
+    from webapp.server import wsgi
 
     cache = wsgi.app.extensions["shinpan.page_cache"]
     path, _, query = CHECKER.partition("?")
@@ -242,14 +242,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"HTTP benchmark (127.0.0.1, wrk, {args.concurrency} keep-alive connections, best of "
           f"{args.rounds} alternating {args.duration:g} s runs)")
     print(f"  machine: {machine()}")
-    print("  granian (webapp/serve.py) vs gunicorn (gunicorn.conf.py), the same app:")
+    print("  granian (webapp/server/serve.py) vs gunicorn (gunicorn.conf.py), the same app:")
     print(line("score API", server_score[0], "granian", server_score[1], "gunicorn",
                SERVER_SCORE_TARGET))
     print(line("rules page", server_page[0], "granian", server_page[1], "gunicorn",
                SERVER_PAGE_TARGET))
     print(line("  br asked", server_browser[0], "granian", server_browser[1], "gunicorn",
                SERVER_PAGE_TARGET))
-    print("  the ASGI entry (webapp/asgi.py, body deadline) vs the WSGI interface, both granian:")
+    print("  the ASGI entry (webapp/server/asgi.py, body deadline) vs the WSGI interface, both granian:")
     print(line("score API", asgi_score[0], "ASGI", asgi_score[1], "WSGI", ASGI_TARGET))
     print(line("rules page", asgi_page[0], "ASGI", asgi_page[1], "WSGI", ASGI_TARGET))
     print(line("  br asked", asgi_browser[0], "ASGI", asgi_browser[1], "WSGI", ASGI_TARGET))

@@ -14,7 +14,7 @@ While tools/loadgen drives valid rules-page and score requests, this
   the security headers,
 * dribbles headers (slowloris): the server must close those after its header timeout,
 * sends STALLED bodies: score requests that announce their length, send half the body,
-  then nothing. Under the ASGI entry (--interface asgi, webapp/asgi.py) each must get one
+  then nothing. Under the ASGI entry (--interface asgi, webapp/server/asgi.py) each must get one
   408 within the body deadline and a closed connection; under WSGI (no body deadline)
   each holds a thread until the client leaves, which is reported, not failed.
 
@@ -357,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         report, failures = run(base, args.duration, args.header_timeout, args.idle, args.slow,
                                args.slowloris, stalled=args.stalled,
                                body_timeout=args.body_timeout if asgi else None)
-    print(f"Fault test ({base}, granian {args.interface.upper()} via webapp/serve.py, header "
+    print(f"Fault test ({base}, granian {args.interface.upper()} via webapp/server/serve.py, header "
           f"timeout {args.header_timeout:g} s"
           + (f", body deadline {args.body_timeout:g} s)" if asgi else ", no body deadline)"))
     for line in report:

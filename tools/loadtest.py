@@ -1,4 +1,4 @@
-"""`make loadtest`: the production server (granian, webapp/serve.py) on a free loopback port,
+"""`make loadtest`: the production server (granian, webapp/server/serve.py) on a free loopback port,
 driven by tools/loadgen.
 
 A mix of rules pages (every language, search) and score requests (board and action-log

@@ -1,4 +1,4 @@
-"""Start the production server (granian, webapp/serve.py) or, for comparison, gunicorn
+"""Start the production server (granian, webapp/server/serve.py) or, for comparison, gunicorn
 with gunicorn.conf.py, on a free loopback port.
 
     with serve() as base:                          # "http://127.0.0.1:<port>", granian
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN_CONFIG = ROOT / "gunicorn.conf.py"
 SERVERS = ("granian", "gunicorn")
-SITE = "webapp.wsgi:app"
+SITE = "webapp.server.wsgi:app"
 
 
 def free_port() -> int:
@@ -60,8 +60,8 @@ def command(server: str, app: str, python: str | None = None) -> list[str]:
     python = python or sys.executable
     if server == "gunicorn":
         return [python, "-m", "gunicorn", "-c", str(GUNICORN_CONFIG), app]
-    # the site itself is webapp/serve.py's own target (WSGI or ASGI, SHINPAN_INTERFACE)
-    return [python, "-m", "webapp.serve", *([] if app == SITE else [app])]
+    # the site itself is webapp/server/serve.py's own target (WSGI or ASGI, SHINPAN_INTERFACE)
+    return [python, "-m", "webapp.server.serve", *([] if app == SITE else [app])]
 
 
 @contextlib.contextmanager

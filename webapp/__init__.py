@@ -11,16 +11,16 @@ from flask import Flask, g
 
 from rulebook.i18n import translations_dir
 
-from . import languages
+from .pages import languages
 
 # (module, attribute) of every blueprint, registered in this order. A module may also
 # have query_parameters(), {endpoint: names of the query parameters its pages read}: the
 # language links keep those, and the page cache ignores every other parameter. The JSON
 # API is a small WSGI app of its own (webapp.api), mounted below.
 BLUEPRINTS: list[tuple[str, str]] = [
-    ("webapp.site", "bp"),
-    ("webapp.rules", "bp"),
-    ("webapp.checker", "bp"),
+    ("webapp.pages.site", "bp"),
+    ("webapp.pages.rules", "bp"),
+    ("webapp.pages.checker", "bp"),
 ]
 
 
@@ -59,7 +59,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("PAGE_PARAMETERS", parameters)
 
     # The JSON API is a lean WSGI app of its own beside the site, under /api/v1.
-    from . import api, caching, compression, meta, security
+    from . import api
+    from .http import caching, compression, security
+    from .pages import meta
 
     api.mount(app)
     meta.init_app(app)  # page_meta(): the description and Open Graph tags of a page

@@ -1,4 +1,4 @@
-"""The ASGI entry (SHINPAN_INTERFACE=asgi, webapp/asgi.py) under granian on a loopback port:
+"""The ASGI entry (SHINPAN_INTERFACE=asgi, webapp/server/asgi.py) under granian on a loopback port:
 a body that stops arriving gets one 408 within the body deadline and a closed connection;
 the cap's 413 comes before the body is read; score requests, pages, slow bodies within the
 deadline, the access log, respawn and reload work as under WSGI (tests/deploy/test_serving.py).

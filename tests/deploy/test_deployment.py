@@ -1,11 +1,11 @@
-"""The production server's settings (webapp/serve.py) and the access log (webapp/deployment.py)."""
+"""The production server's settings (webapp/server/serve.py) and the access log (webapp/server/deployment.py)."""
 from __future__ import annotations
 
 import os
 
 import pytest
 
-from webapp import deployment, serve
+from webapp.server import deployment, serve
 
 
 def test_settings_from_the_environment():
@@ -14,7 +14,7 @@ def test_settings_from_the_environment():
     assert default["blocking_threads"] == 64 and default["backpressure"] == 2048
     assert default["http1_settings"].header_read_timeout == 10_000
     assert default["respawn_failed_workers"] and not default["log_access"]
-    assert str(default["interface"]) == "wsgi" and default["target"] == "webapp.wsgi:app"
+    assert str(default["interface"]) == "wsgi" and default["target"] == "webapp.server.wsgi:app"
     chosen = serve.settings({"HOST": "0.0.0.0", "PORT": "8080", "WEB_CONCURRENCY": "4",
                              "SHINPAN_THREADS": "8", "SHINPAN_HEADER_TIMEOUT": "2.5",
                              "SHINPAN_CONNECTIONS": "100", "SHINPAN_BACKLOG": "512"})
@@ -27,8 +27,8 @@ def test_settings_from_the_environment():
 
 def test_asgi_interface_is_an_option():
     asgi = serve.settings({"SHINPAN_INTERFACE": "ASGI", "SHINPAN_THREADS": "8"})
-    # granian runs an ASGI app on its event loop only: webapp/asgi.py has the threads
-    assert str(asgi["interface"]) == "asginl" and asgi["target"] == "webapp.asgi:app"
+    # granian runs an ASGI app on its event loop only: webapp/server/asgi.py has the threads
+    assert str(asgi["interface"]) == "asginl" and asgi["target"] == "webapp.server.asgi:app"
     assert asgi["blocking_threads"] == 1
     assert asgi["http1_settings"].header_read_timeout == 10_000
     with pytest.raises(SystemExit, match="SHINPAN_INTERFACE"):

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from webapp import caching, create_app, security
+from webapp import create_app
 from webapp.games import GAMES
+from webapp.http import caching, security
 
 ROOT = Path(__file__).resolve().parents[2]
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -265,7 +266,7 @@ def test_errors_show_no_internals(web, api_boom):
 
 
 def test_production_entry_point_never_debugs():
-    code = ("import json, webapp.wsgi as w; "
+    code = ("import json, webapp.server.wsgi as w; "
             "print(json.dumps([w.app.debug, w.app.testing, w.app.config['PROPAGATE_EXCEPTIONS']]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, text=True,
                          capture_output=True,

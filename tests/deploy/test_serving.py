@@ -1,4 +1,4 @@
-"""The site under the production server (granian, webapp/serve.py) on a loopback port: what
+"""The site under the production server (granian, webapp/server/serve.py) on a loopback port: what
 only a real server shows. No Server banner, headers on the wire, compression, keep-alive,
 requests without Host, broken and slow bodies, a respawned worker, a graceful reload, and
 a bounded fault run (idle, slow and bad connections during valid load; about 6 s).

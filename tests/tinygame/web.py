@@ -8,7 +8,7 @@ from markupsafe import Markup, escape
 
 from rulebook.referee import referee
 from webapp.games.base import Options, Redirect, WebGame
-from webapp.terms import GameTerms
+from webapp.games.terms import GameTerms
 
 from . import load_rulebook
 

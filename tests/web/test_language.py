@@ -20,7 +20,7 @@ from flask import template_rendered
 
 from rulebook import GAMES
 from rulebook.i18n import LANGUAGES, translations_dir
-from webapp import meta
+from webapp.pages import meta
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]

@@ -1,4 +1,4 @@
-"""Search (webapp/search.py): inflected words, small typos, ranking, highlighting, "did you
+"""Search (webapp/pages/search.py): inflected words, small typos, ranking, highlighting, "did you
 mean", in every language, on the real rulebooks and catalogs; and through the page."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from webapp import search
+from webapp.pages import search
 
 TIE = "scoring.tie-keeps-marker"
 VICTORY = ("victory.geishas", "victory.charm", "victory.clash", "victory.immediate")

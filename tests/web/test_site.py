@@ -13,7 +13,7 @@ from rulebook.hanamikoji import load_rulebook
 from rulebook.i18n import LANGUAGES
 from rulebook.koikoi import load_rulebook as load_koikoi
 from rulebook.referee import referee
-from webapp.site import EXAMPLES
+from webapp.pages.site import EXAMPLES
 
 RB = load_rulebook()
 KK = load_koikoi()
@@ -417,7 +417,7 @@ def test_developer_examples_are_valid_requests(client, game):
 def test_links_to_moved_rules_lead_to_the_developer_page(app):
     """A ruling or an error that names a developer rule (the checkers' rule links) links to
     its new place; every other rule to its anchor on the rules page, options kept."""
-    from webapp.rules import page_context
+    from webapp.pages.rules import page_context
 
     with app.test_request_context("/en/hanamikoji/?edition=geekach"):
         app.preprocess_request()

@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 from rulebook.hanamikoji.terms import action_names
 from rulebook.i18n import N_
 
-from ...terms import GameTerms, KeepMissing, PrintedName, fill, language_name
+from ..terms import GameTerms, KeepMissing, PrintedName, fill, language_name
 
 # How a fact was read (`basis` in the rulebook YAML), as the pages say it.
 BASIS_LABELS = {

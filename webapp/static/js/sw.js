@@ -1,6 +1,6 @@
 /* Shinpan's service worker: the pages a person has read open again without a network.
 
-   Served as /sw.js (webapp/site.py), so its scope is the whole site, from 'self'.
+   Served as /sw.js (webapp/pages/site.py), so its scope is the whole site, from 'self'.
    - Pages (a navigation to a rules page, the home page, a search, the developer page):
      network first, so an answer is never older than the server's; a copy of each 200 is
      kept, and shown only when the network cannot be reached.
@@ -17,7 +17,7 @@ var FILES = "shinpan-files-v1";
 var MAX_PAGES = 80;
 var MAX_FILES = 24;
 var ROOT = new URL(self.registration.scope).pathname;  // "/" or the site's mount point
-var HASHED = /^static\/.+\.[0-9a-f]{12}\.[A-Za-z0-9]+$/;  // webapp/caching.py's names
+var HASHED = /^static\/.+\.[0-9a-f]{12}\.[A-Za-z0-9]+$/;  // webapp/http/caching.py's names
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 

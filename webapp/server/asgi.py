@@ -1,12 +1,12 @@
-"""The ASGI entry (SHINPAN_INTERFACE=asgi, webapp/serve.py): a request's body is read in
-granian's event loop under a deadline, then the unchanged WSGI site (webapp.wsgi:app)
+"""The ASGI entry (SHINPAN_INTERFACE=asgi, webapp/server/serve.py): a request's body is read in
+granian's event loop under a deadline, then the unchanged WSGI site (webapp.server.wsgi:app)
 answers on a thread. Not the default: it measured 0.30-0.45 of the WSGI interface's
 throughput for score requests and kept pages (BENCHMARKS.md, "Body deadline").
 
 * The whole body must arrive within SHINPAN_BODY_TIMEOUT seconds (default 10), else the
   answer is 408 and the connection is closed: a body that dribbles in or never comes
   waits in the event loop, not on one of the site's threads.
-* The cap is the app's (api.MAX_BODY, 413 from webapp/security.py and webapp/api.py): a
+* The cap is the app's (api.MAX_BODY, 413 from webapp/http/security.py and webapp/api/): a
   larger announced body goes to the site unread; a chunked one is read one byte past
   the cap, so the site sees it is too large.
 * The site runs on SHINPAN_THREADS threads (default 64), one hop per request: a2wsgi
@@ -23,11 +23,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 from a2wsgi.wsgi import build_environ
 
-from . import api, security, wsgi
+from .. import api
+from ..http import security
+from . import wsgi
 
 BODY_TIMEOUT = float(os.environ.get("SHINPAN_BODY_TIMEOUT", "").strip() or 10)
 threads = ThreadPoolExecutor(int(os.environ.get("SHINPAN_THREADS", "").strip() or 64), "site")
-deployment = wsgi.app.wsgi_app  # webapp/deployment.py: the access log
+deployment = wsgi.app.wsgi_app  # webapp/server/deployment.py: the access log
 TIMEOUT_HEADERS = [(name.lower().encode(), value.encode()) for name, value in security.HEADERS]
 TIMEOUT_HEADERS += [(b"server", b""), (b"connection", b"close")]
 

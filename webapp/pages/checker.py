@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
-from .games import GAMES, Redirect
+from ..games import GAMES, Redirect
 from .rules import page_context
 
 bp = Blueprint("checker", __name__)

@@ -16,8 +16,8 @@ from werkzeug.routing import BaseConverter, ValidationError
 
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize_language
 
-from .games import GAMES
-from .terms import language_name
+from ..games import GAMES
+from ..games.terms import language_name
 
 # Embeddings, overrides and isolates (LRE..RLO, LRI..PDI): an unbalanced one in a user's
 # text would reorder the rest of a title or sentence around it.

@@ -1,4 +1,4 @@
-"""The production entry point: `python -m webapp.serve` (granian) serves `webapp.wsgi:app`.
+"""The production entry point: `python -m webapp.server.serve` (granian) serves `webapp.server.wsgi:app`.
 
 Never in debug mode (a debug flag from the environment, e.g. FLASK_DEBUG=1, is
 ignored here): errors are the generic 500 page or problem+json, never a traceback.
@@ -7,7 +7,7 @@ Each granian worker imports this module, so the warm-up below (rulebooks parsed 
 validated, catalogs loaded, templates compiled, one page per game and language
 rendered) happens before the worker's first request. SHINPAN_WARMUP=0 skips it.
 The access log (SHINPAN_ACCESS_LOG=0: none) and the empty `Server` field are added
-here, around the whole site (webapp/deployment.py).
+here, around the whole site (webapp/server/deployment.py).
 """
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ import os
 
 from rulebook.i18n import LANGUAGES
 
-from . import create_app, deployment
+from .. import create_app
+from . import deployment
 
 app = create_app({"DEBUG": False, "TESTING": False, "PROPAGATE_EXCEPTIONS": False})
 
 
 def warm_up() -> None:
-    from .games import GAMES
+    from ..games import GAMES
 
     client = app.test_client()
     for lang in LANGUAGES:

@@ -1,4 +1,4 @@
-"""What the production entry point (webapp/wsgi.py) adds around the site: the access log
+"""What the production entry point (webapp/server/wsgi.py) adds around the site: the access log
 and the answer's `Server` field.
 
 * Access log: one line per answer on stdout,

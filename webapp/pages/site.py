@@ -20,8 +20,9 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from rulebook.i18n import LANGUAGES
 
-from . import api, languages
-from .games import GAMES
+from .. import api
+from ..games import GAMES
+from . import languages
 from .rules import DEVELOPER_SECTION, did_you_mean, find, read_query
 
 bp = Blueprint("site", __name__)

@@ -190,7 +190,7 @@ def make_index(lang: str, rules: Iterable[tuple[str, str, str, str, str, list[st
 @lru_cache(maxsize=64)
 def build_index(game: str, lang: str, edition: str) -> Index:
     """The rules of a game in page order, in `lang`, with `edition`'s action names."""
-    from .games import GAMES, Options
+    from ..games import GAMES, Options
 
     spec = GAMES[game]
     rb = spec.rulebook

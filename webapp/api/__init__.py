@@ -27,11 +27,11 @@ from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, t
 from rulebook.problems import MALFORMED
 from rulebook.referee import judge
 
-from .languages import best_language
+from ..pages.languages import best_language
 
 PREFIX = "/api/v1"
 MAX_BODY = 64 * 1024  # bytes; a 50-round match with full action logs is about 20 KB
-MAX_QUERY = 6 * 1024  # the same cap as the site's pages (webapp/security.py)
+MAX_QUERY = 6 * 1024  # the same cap as the site's pages (webapp/http/security.py)
 PROBLEM_BASE = PREFIX + "/problems/"
 PROBLEMS = {
     # name: (status, title)

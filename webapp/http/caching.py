@@ -14,7 +14,7 @@ catalogs: no sessions, no cookies, no per-user state. So:
   cache. The query in the key holds only the parameters some page reads (the
   PAGE_PARAMETERS of the page modules; pages never echo another one), in a canonical
   order, so `?utm_source=...` finds the page already kept;
-* a kept page is stored with its compressed forms (webapp/compression.py: made once,
+* a kept page is stored with its compressed forms (webapp/http/compression.py: made once,
   when first asked for), each with its own ETag, chosen by Accept-Encoding. A hit skips
   Flask's before_request hooks, so the middleware itself only answers GET/HEAD
   requests without a body and with a query string under the global cap; a new hook

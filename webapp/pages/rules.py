@@ -16,8 +16,8 @@ from markupsafe import Markup, escape
 
 from rulebook.i18n import LANGUAGES
 
+from ..games import GAMES
 from . import search as searching
-from .games import GAMES
 from .languages import format_number
 
 bp = Blueprint("rules", __name__)

@@ -24,7 +24,7 @@ from flask import Flask, abort, render_template, request
 from werkzeug.exceptions import RequestURITooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import api
+from .. import api
 
 MAX_QUERY_STRING = api.MAX_QUERY  # bytes of the raw query string (granian: head <= 16 KB)
 

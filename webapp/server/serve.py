@@ -1,7 +1,7 @@
-"""The production server: granian (Rust HTTP, WSGI interface) serving `webapp.wsgi:app`.
+"""The production server: granian (Rust HTTP, WSGI interface) serving `webapp.server.wsgi:app`.
 
-    python -m webapp.serve          # what `make serve` runs
-    python -m webapp.serve tools.bench_app:app   # the same server, another WSGI app
+    python -m webapp.server.serve          # what `make serve` runs
+    python -m webapp.server.serve tools.bench_app:app   # the same server, another WSGI app
 
 Chosen by measurement over gunicorn (BENCHMARKS.md): granian parses HTTP and holds
 connections in Rust, so idle and half-open sockets cost no Python thread, and its
@@ -17,7 +17,7 @@ per-request work is a fraction of gunicorn's. Settings come from the environment
                                 longest a kept-alive connection may idle (default 10)
     SHINPAN_INTERFACE           wsgi (default) or asgi: see "Request bodies" below
     SHINPAN_ACCESS_LOG=0        no access log (default: one line per request on stdout)
-    SHINPAN_PROXY_HOPS, SHINPAN_TRUSTED_HOSTS   read by the app (webapp/security.py)
+    SHINPAN_PROXY_HOPS, SHINPAN_TRUSTED_HOSTS   read by the app (webapp/http/security.py)
 
 Signals: SIGHUP respawns the workers one by one (reload after a deploy; a request that
 reaches a worker in the instant it stops can be cut: 2 of 3,739 in tests/test_serving.py,
@@ -33,7 +33,7 @@ app's (64 KB, 413, before any byte of an announced larger body is read). On the 
 internet, a buffering reverse proxy bounds slow bodies (README, Deploy).
 
     SHINPAN_INTERFACE=asgi      the option with a body deadline: granian's ASGI interface
-                                and webapp/asgi.py, which reads each body in the event loop
+                                and webapp/server/asgi.py, which reads each body in the event loop
                                 and answers 408 past SHINPAN_BODY_TIMEOUT (default 10 s,
                                 for the whole body), then runs the same WSGI site on
                                 SHINPAN_THREADS threads of its own. Not the default: it
@@ -46,8 +46,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-APP = "webapp.wsgi:app"
-ASGI_APP = "webapp.asgi:app"
+APP = "webapp.server.wsgi:app"
+ASGI_APP = "webapp.server.asgi:app"
 INTERFACES = ("wsgi", "asgi")
 
 
@@ -77,7 +77,7 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
         "target": ASGI_APP if asgi else APP,
         "address": env.get("HOST", "127.0.0.1"),
         "port": int(_number(env, "PORT", 8000)),
-        # ASGI without lifespan events: webapp/asgi.py reads bodies in the event loop and
+        # ASGI without lifespan events: webapp/server/asgi.py reads bodies in the event loop and
         # runs the site on its own SHINPAN_THREADS threads (granian allows one here)
         "interface": Interfaces.ASGINL if asgi else Interfaces.WSGI,
         "http": HTTPModes.http1,  # behind TLS/HTTP2 termination at the proxy, or direct
@@ -104,7 +104,7 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
         "log_level": env.get("SHINPAN_LOG_LEVEL", "info"),
         "respawn_failed_workers": True,
         # on SIGHUP granian starts a new worker, waits this long, then stops the old one:
-        # long enough for the new one to import and warm up (webapp/wsgi.py)
+        # long enough for the new one to import and warm up (webapp/server/wsgi.py)
         "respawn_interval": 3.0,
         "workers_kill_timeout": 20,  # seconds a worker may take to finish on reload/stop
     }

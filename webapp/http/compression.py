@@ -1,6 +1,6 @@
 """Response compression: brotli or gzip, chosen by Accept-Encoding.
 
-* Kept pages (webapp/caching.py) and hashed static files are compressed once, when they
+* Kept pages (webapp/http/caching.py) and hashed static files are compressed once, when they
   are first asked for in an encoding, at a high level, and kept beside the plain bytes.
 * Every other answer of a compressible type and at least MIN_SIZE bytes is compressed
   on the fly, at a fast level, by `CompressionMiddleware`.

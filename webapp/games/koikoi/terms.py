@@ -1,0 +1,112 @@
+"""Koi-Koi names and rule texts in one language: cards, months, yaku, what a yaku needs."""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from rulebook.i18n import N_
+
+from ..terms import GameTerms
+
+KIND_LABELS = {
+    "bright": N_("Bright"),
+    "animal": N_("Animal"),
+    "ribbon": N_("Ribbon"),
+    "plain": N_("Plain"),
+}
+GROUP_LABELS = {
+    "brights": N_("Brights"),
+    "animals": N_("Animals"),
+    "ribbons": N_("Ribbons"),
+    "other": N_("Other"),
+    "hand": N_("Dealt hand"),
+}
+
+
+class KoikoiTerms(GameTerms):
+    """Koi-Koi names and rule texts in one language (used for compare mode as well)."""
+
+    def __init__(self, rulebook: Any, lang: str, options: Any = None):
+        super().__init__(rulebook, lang)
+
+    def rule(self, rule_id: str) -> str:
+        return self.p(rule_id, self.rb.rules[rule_id])
+
+    def rule_html(self, rule_id: str) -> Markup:
+        return escape(self.rule(rule_id))
+
+    def search_extra(self, rule_id: str) -> list[str]:
+        """Words that find a rule besides its text: the names of its yaku."""
+        return [w for y in self.rb.yaku if y.rule == rule_id for w in (self.yaku(y.id), y.romaji)]
+
+    # -- names -----------------------------------------------------------------------
+    def card(self, card: Any) -> str:
+        return self.p(f"koikoi.card.{card.slug}", card.name)
+
+    def month(self, number: int) -> str:
+        return self.p(f"koikoi.month.{number}", self.rb.month_by_number[number].name)
+
+    def yaku(self, yaku_id: str) -> str:
+        return self.p(f"koikoi.yaku.{yaku_id}", self.rb.yaku_by_id[yaku_id].name)
+
+    def kind(self, card: Any) -> str:
+        return self.gettext(KIND_LABELS[card.kind])
+
+    def kind_name(self, kind: str) -> str:
+        return self.gettext(KIND_LABELS[kind])
+
+    def group(self, group_id: str) -> str:
+        return self.gettext(GROUP_LABELS[group_id])
+
+    @cached_property
+    def months(self) -> list[tuple[Any, list[Any]]]:
+        """(month, its four cards) in calendar order."""
+        return [(m, [c for c in self.rb.cards if c.month == m.number]) for m in self.rb.months]
+
+    def names_of(self, mask: int) -> list[str]:
+        return [self.card(c) for c in self.rb.cards if (mask >> c.index) & 1]
+
+    def needs(self, yaku: Any) -> str:
+        """What a yaku needs, in words."""
+        t = self._t
+        if yaku.match == "cards":
+            return ", ".join(
+                t.gettext("%(card)s (%(month)s)") % {"card": self.card(c), "month": self.month(c.month)}
+                for c in self.rb.cards if (yaku.cards >> c.index) & 1)
+        if yaku.match == "round_month":
+            return t.gettext("All four cards of the month the round is played in")
+        if yaku.match == "hand":
+            if yaku.hand_month_count:
+                return t.ngettext(
+                    "%(num)d cards of one month in the dealt hand",
+                    "%(num)d cards of one month in the dealt hand", yaku.hand_month_count,
+                ) % {"num": yaku.hand_month_count}
+            return t.ngettext("%(num)d same-month pair in the dealt hand",
+                              "%(num)d same-month pairs in the dealt hand",
+                              yaku.hand_pairs) % {"num": yaku.hand_pairs}
+        n = yaku.count_min
+        counted = {
+            "bright": t.ngettext("%(num)d bright", "%(num)d brights", n),
+            "animal": t.ngettext("%(num)d animal", "%(num)d animals", n),
+            "ribbon": t.ngettext("%(num)d ribbon", "%(num)d ribbons", n),
+            "plain": t.ngettext("%(num)d plain", "%(num)d plains", n),
+        }[yaku.count_kind] % {"num": n}
+        if yaku.excluding:
+            return t.gettext("%(count)s, not counting the %(cards)s") % {
+                "count": counted, "cards": ", ".join(self.names_of(yaku.excluding))}
+        if yaku.requires:
+            return t.gettext("%(count)s, one of them the %(cards)s") % {
+                "count": counted, "cards": ", ".join(self.names_of(yaku.requires))}
+        return counted
+
+    def stacking(self, ruleset: Any, yaku: Any) -> str:
+        t = self._t
+        if self.rb.groups[yaku.group] == "all":
+            return t.gettext("Adds to every other yaku")
+        partners = [self.yaku(y) for s in ruleset.stacks if yaku.id in s for y in sorted(s) if y != yaku.id]
+        if partners:
+            return t.gettext("Best of its group; scores together with %(yaku)s") % {
+                "yaku": ", ".join(partners)}
+        return t.gettext("Only the best yaku of its group scores")
