@@ -27,18 +27,24 @@ requests above P99_LIMIT, or any bad request without its answer.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import socket
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rulebook.bench import board_requests
-from tools import loadgen
+from tools import loadgen, server
 from tools.server import serve
 
 SCORE = "/api/v1/hanamikoji/score"
@@ -336,6 +342,121 @@ def run(base: str, duration: float, header_timeout: float, idle: int = 500, slow
     return report, failures
 
 
+RELOAD_DONE = r"^\[INFO\] Reload done: "
+FROZEN = r"^\[ERROR\] worker-\d+ \(PID {pid}\) is frozen "
+MAX_FAILED_SHARE = 0.001  # requests a kill -9 and a reload may cost: 0.1 %
+
+
+@contextlib.contextmanager
+def cpu_hogs(count: int) -> Iterator[None]:
+    """`count` busy processes (`yes > /dev/null`) beside the run: both cores taken."""
+    hogs = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
+def kill_then_reload(base: server.Base, concurrency: int = 8,
+                     duration: float = 10.0) -> tuple[list[str], list[str]]:
+    """Under valid load (kept-alive connections, and every third request on a fresh one):
+    SIGKILL one worker one second in, at once SIGHUP the master, and go on for `duration`
+    seconds in all, at least until one second after the log says the reload is done. No
+    connection may be refused, at most MAX_FAILED_SHARE of the requests may fail (those
+    the killed worker was answering), and every worker must be new. A stopping worker
+    closes its idle kept-alive connections, which a client's next request may meet: the
+    client sends it again on a new connection, as browsers do (loadgen's retry_reused);
+    those are counted apart."""
+    valid = [loadgen.get("/en/hanamikoji/"),
+             loadgen.get("/de/koikoi/", headers={"Connection": "close"}),
+             loadgen.post_json(SCORE, board_requests(1)[0], label="score")]
+    before = server.worker_pids(base.pid)
+    reloads = server.log_count(base, RELOAD_DONE)
+    stop = threading.Event()
+    load: dict[str, loadgen.Result] = {}
+    loader = threading.Thread(target=lambda: load.setdefault("result", loadgen.run(
+        base, valid, concurrency, duration=600, stop=stop, retry_reused=True)))
+    loader.start()
+    began = time.monotonic()
+    time.sleep(1.0)  # the load runs before the fault
+    start = time.monotonic()
+    os.kill(min(before), signal.SIGKILL)
+    os.kill(base.pid, signal.SIGHUP)
+    try:
+        server.wait_for(lambda: server.log_count(base, RELOAD_DONE) > reloads, "reload done line")
+        reload_seconds = time.monotonic() - start
+        time.sleep(max(1.0, began + duration - time.monotonic()))  # the new workers, loaded
+    finally:
+        stop.set()
+        loader.join()
+    result = load["result"]
+    after = server.worker_pids(base.pid)
+    refused = sum(n for label, n in result.errors.items() if "ConnectionRefused" in label)
+    share = result.error_count / max(result.requests + result.error_count, 1)
+    report = [(f"kill -9 of a worker, then HUP at once: reload done in {reload_seconds:.1f} s; "
+               f"{result.requests} requests answered, {result.error_count} failed "
+               f"({share:.3%}), {refused} connections refused; {dict(result.errors)}; "
+               f"{result.retried} sent again after their kept-alive connection closed "
+               "before any byte of the answer (as a browser does)"),
+              f"    valid load: {result.line()}"]
+    failures = []
+    if refused:
+        failures.append(f"kill then reload: {refused} connections refused")
+    if share > MAX_FAILED_SHARE:
+        failures.append(f"kill then reload: {share:.3%} of the requests failed "
+                        f"(at most {MAX_FAILED_SHARE:.1%}): {dict(result.errors)}")
+    if len(after) != len(before) or not after.isdisjoint(before):
+        failures.append(f"kill then reload: workers {sorted(before)} -> {sorted(after)}")
+    return report, failures
+
+
+def frozen_worker(base: server.Base, limit: float = 30.0) -> tuple[list[str], list[str]]:
+    """SIGSTOP one worker: it must be killed and replaced within `limit` seconds, with a
+    log line that says so, and meanwhile every new connection answered by the others
+    (fresh connections, one every 0.2 s, each given 4 s)."""
+    victim = min(server.worker_pids(base.pid))
+    ready = server.log_count(base, server.READY)
+    url = urlsplit(base)
+    probes: Counter = Counter()
+    replaced = threading.Event()
+
+    def probe() -> None:
+        while not replaced.is_set():
+            status, _ = exchange(url.hostname, url.port, b"GET /en/ HTTP/1.1\r\nHost: "
+                                 b"127.0.0.1\r\nConnection: close\r\n\r\n", timeout=4)
+            probes["answered" if status == 200 else f"status {status}"] += 1
+            time.sleep(0.2)
+
+    start = time.monotonic()
+    os.kill(victim, signal.SIGSTOP)
+    prober = threading.Thread(target=probe)
+    prober.start()
+    try:
+        server.wait_for(lambda: victim not in server.worker_pids(base.pid)
+                        and server.log_count(base, server.READY) > ready,
+                        "replacement of the frozen worker", timeout=limit + 60)
+        seconds = time.monotonic() - start
+    finally:
+        replaced.set()
+        prober.join()
+        if victim in server.worker_pids(base.pid):
+            os.kill(victim, signal.SIGKILL)
+    logged = server.log_count(base, FROZEN.format(pid=victim))
+    report = [f"kill -STOP of a worker: killed and replaced by a ready worker after "
+              f"{seconds:.1f} s (log: {logged} line saying so); fresh connections meanwhile: "
+              + ", ".join(f"{n} {outcome}" for outcome, n in sorted(probes.items()))]
+    failures = []
+    if seconds > limit:
+        failures.append(f"frozen worker: replaced after {seconds:.1f} s (at most {limit:g} s)")
+    if not logged:
+        failures.append("frozen worker: no log line says it was frozen and killed")
+    if set(probes) != {"answered"}:
+        failures.append(f"frozen worker: fresh connections {dict(probes)}")
+    return report, failures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=float, default=10.0)
@@ -348,18 +469,27 @@ def main(argv: list[str] | None = None) -> int:
                         help="granian's interface (SHINPAN_INTERFACE)")
     parser.add_argument("--body-timeout", type=float, default=6.0,
                         help="the ASGI entry's body deadline, above the slow bodies' 4 s")
+    parser.add_argument("--hogs", type=int, default=0,
+                        help="busy processes beside the kill and reload cases (2: both cores)")
     args = parser.parse_args(argv)
     asgi = args.interface == "asgi"
     env = {"SHINPAN_HEADER_TIMEOUT": str(args.header_timeout),
            "SHINPAN_INTERFACE": args.interface, "SHINPAN_BODY_TIMEOUT": str(args.body_timeout)}
-    with serve(env=env) as base:
+    with tempfile.TemporaryDirectory() as folder, \
+            serve(env=env, log=Path(folder) / "server.log") as base:
         loadgen.run(base, [loadgen.get("/en/hanamikoji/")], 2, 0.5)
         report, failures = run(base, args.duration, args.header_timeout, args.idle, args.slow,
                                args.slowloris, stalled=args.stalled,
                                body_timeout=args.body_timeout if asgi else None)
+        with cpu_hogs(args.hogs):
+            for case in (kill_then_reload, frozen_worker):
+                lines, failed = case(base)
+                report += lines
+                failures += failed
     print(f"Fault test ({base}, granian {args.interface.upper()} via webapp/server/serve.py, header "
           f"timeout {args.header_timeout:g} s"
-          + (f", body deadline {args.body_timeout:g} s)" if asgi else ", no body deadline)"))
+          + (f", body deadline {args.body_timeout:g} s" if asgi else ", no body deadline")
+          + (f", {args.hogs} CPU hogs beside the kill cases)" if args.hogs else ")"))
     for line in report:
         print("  " + line)
     for line in failures[:20]:
@@ -367,7 +497,8 @@ def main(argv: list[str] | None = None) -> int:
     print("FAILED" if failures else
           f"OK: valid p99 under {P99_LIMIT * 1e3:.0f} ms with no errors, every bad request "
           "got its answer, slow bodies one answer each"
-          + (", stalled bodies 408 within the deadline" if asgi else ""))
+          + (", stalled bodies 408 within the deadline" if asgi else "")
+          + "; kill -9 + reload refused nothing, a frozen worker was replaced")
     return 1 if failures else 0
 
 

@@ -15,6 +15,8 @@ def test_settings_from_the_environment():
     assert default["http1_settings"].header_read_timeout == 10_000
     assert default["respawn_failed_workers"] and not default["log_access"]
     assert str(default["interface"]) == "wsgi" and default["target"] == "webapp.server.wsgi:app"
+    assert (default["worker_timeout"], default["boot_timeout"]) == (10, 60)
+    assert "respawn_interval" not in default  # a new worker takes over when it is ready
     chosen = serve.settings({"HOST": "0.0.0.0", "PORT": "8080", "WEB_CONCURRENCY": "4",
                              "SHINPAN_THREADS": "8", "SHINPAN_HEADER_TIMEOUT": "2.5",
                              "SHINPAN_CONNECTIONS": "100", "SHINPAN_BACKLOG": "512"})
@@ -23,6 +25,27 @@ def test_settings_from_the_environment():
     assert chosen["http1_settings"].header_read_timeout == 2500 and chosen["backlog"] == 512
     with pytest.raises(SystemExit, match="WEB_CONCURRENCY"):
         serve.settings({"WEB_CONCURRENCY": "many"})
+    # the watchdog off, or floors under which granian would see a crash loop
+    assert serve.settings({"SHINPAN_WORKER_TIMEOUT": "0"})["worker_timeout"] == 0
+    assert serve.settings({"SHINPAN_WORKER_TIMEOUT": "0.5"})["worker_timeout"] == 2
+    assert serve.settings({"SHINPAN_BOOT_TIMEOUT": "1"})["boot_timeout"] == 6
+
+
+def test_heartbeat_marks_ready_and_beats(tmp_path, monkeypatch):
+    import time
+
+    from webapp.server import supervisor
+
+    monkeypatch.setattr(supervisor, "BEAT_SECONDS", 0.05)
+    assert supervisor.read_heartbeat(str(tmp_path), os.getpid()) is None  # not ready yet
+    supervisor.start_heartbeat(str(tmp_path))
+    ready, first = supervisor.read_heartbeat(str(tmp_path), os.getpid())
+    assert ready == first <= time.monotonic()
+    deadline = time.monotonic() + 30
+    while supervisor.read_heartbeat(str(tmp_path), os.getpid())[1] == first:
+        assert time.monotonic() < deadline, "the heartbeat thread never beat"
+        time.sleep(0.01)
+    assert supervisor.read_heartbeat(str(tmp_path), os.getpid())[0] == ready
 
 
 def test_asgi_interface_is_an_option():

@@ -1,0 +1,261 @@
+"""granian's process manager (its MPServer) with what serving the site needs and granian
+2.8 leaves to the application (emmett-framework/granian#921: "know how long your
+application takes to boot and instruct granian accordingly"):
+
+* **One listening socket for the server's life.** On Linux granian gives each worker a
+  SO_REUSEPORT socket of its own, which the worker binds only once it has loaded the app:
+  while the workers boot, or when a stopping worker's successor is not listening yet,
+  the port refuses connections, and the connections queued at a stopping worker are
+  reset. Here the master binds and listens once (what granian does on other systems) and
+  every worker accepts from that socket: a connection that comes while no worker is
+  ready waits in the backlog, and a stopped or frozen worker takes no new connection.
+* **A new worker takes over only when it is ready.** A respawn (SIGHUP, lifetime, memory)
+  stops the old worker once the new one has loaded the app (its first heartbeat), not
+  after a fixed interval; granian would stop it after `respawn_interval` whatever the
+  new one's state.
+* **A watchdog.** Each worker writes a heartbeat (two monotonic times: when it became
+  ready, and now) into a file of its own once a second, from a thread of its own; the
+  master kills a worker whose heartbeat is older than `worker_timeout` seconds, or that
+  is not ready `boot_timeout` seconds after its start, says so in the log, and granian
+  respawns it. Nothing runs per request.
+
+The log says when each worker is ready (`worker-2 (PID 4242) ready in 0.41 s`) and when a
+reload is done (`Reload done: ...`); the tests wait on those lines.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import struct
+import sys
+import tempfile
+import threading
+import time
+from typing import Any
+
+from granian.log import logger
+from granian.net import SocketSpec
+from granian.server.mp import MPServer, WorkerProcess
+
+HEARTBEATS = "SHINPAN_HEARTBEATS"  # the folder of the heartbeat files (set by the master)
+BEAT_SECONDS = 1.0  # a worker's heartbeat interval
+CHECK_SECONDS = 0.25  # how often the master reads the heartbeats
+_BEAT = struct.Struct("dd")  # (monotonic time it became ready, monotonic time of this beat)
+
+
+def _beat_file(folder: str, pid: int) -> str:
+    return os.path.join(folder, str(pid))
+
+
+def start_heartbeat(folder: str | None = None, beat: bool = True) -> None:
+    """In a worker whose app is loaded: mark it ready and, if `beat`, keep beating from a
+    daemon thread. Without a folder (no supervisor), nothing."""
+    folder = folder or os.environ.get(HEARTBEATS)
+    if not folder:
+        return
+    fd = os.open(_beat_file(folder, os.getpid()), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    ready = time.monotonic()
+    os.pwrite(fd, _BEAT.pack(ready, ready), 0)
+    if not beat:
+        return
+
+    def run() -> None:
+        while True:
+            time.sleep(BEAT_SECONDS)
+            os.pwrite(fd, _BEAT.pack(ready, time.monotonic()), 0)  # 16 bytes, one write
+
+    threading.Thread(target=run, name="heartbeat", daemon=True).start()
+
+
+def read_heartbeat(folder: str, pid: int) -> tuple[float, float] | None:
+    """(ready, last beat) of the worker `pid`, in time.monotonic(); None before it is ready."""
+    try:
+        with open(_beat_file(folder, pid), "rb") as handle:
+            data = handle.read(_BEAT.size)
+    except OSError:
+        return None
+    return _BEAT.unpack(data) if len(data) == _BEAT.size else None
+
+
+def load_app(target: str) -> Any:
+    """granian's target loader, run in each worker: the app, then its heartbeat."""
+    from granian._internal import load_target
+
+    app = load_target(target)
+    start_heartbeat(beat=os.environ.get("SHINPAN_WATCHDOG", "1") != "0")
+    return app
+
+
+class Worker(WorkerProcess):
+    """granian's worker process; whether its exit is a crash (to respawn) is decided
+    under the supervisor's lock, so a respawn that replaces it first has the last word."""
+
+    reported = False  # its unexpected exit is in the log
+
+    def _watcher(self) -> None:
+        self.inner.join()
+        with self.parent._slots:
+            if self.interrupt_by_parent:
+                return
+            self.report_exit()
+            self.parent.interrupt_children.append(self.idx)
+            self.parent.main_loop_interrupt.set()
+
+    def report_exit(self) -> None:
+        self.reported = True
+        logger.error(f"Unexpected exit from worker-{self.idx + 1} "
+                     f"(PID {self.inner.pid}, exit code {self.inner.exitcode})")
+
+
+class Supervisor(MPServer):
+    """granian's MPServer with a shared listening socket, ready-gated respawns and a
+    watchdog (see the module's text). `worker_timeout=0` turns the watchdog off."""
+
+    def __init__(self, *args: Any, worker_timeout: float = 10.0, boot_timeout: float = 60.0,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.worker_timeout = worker_timeout
+        self.boot_timeout = boot_timeout
+        self.heartbeats = ""
+        self._slots = threading.Lock()  # self.wrks as the watchdog and a respawn see it
+        self._ready: set[int] = set()  # PIDs whose readiness was logged
+        self._ready_lock = threading.Lock()
+        self._killed: set[int] = set()  # PIDs the watchdog killed (once each)
+        self._stopping = threading.Event()
+        self._watchdog: threading.Thread | None = None
+
+    # -- the shared socket --------------------------------------------------------------
+    def _init_shared_socket(self) -> None:
+        if self.bind_uds or sys.platform != "linux":
+            return super()._init_shared_socket()  # granian shares one socket there already
+        self._shd = SocketSpec(self.bind_addr, self.bind_port, self.backlog).build()
+        self._sfd = self._shd.get_fd()  # bound (SO_REUSEPORT, SO_REUSEADDR), not listening
+        self._ssp = None
+        sock = socket.socket(fileno=self._sfd)
+        sock.set_inheritable(True)
+        sock.listen(self.backlog)  # from now until shutdown: no connection is refused
+        self._sso = sock
+
+    def _spawn_worker(self, idx: int, target: Any, callback_loader: Any) -> Worker:
+        worker = super()._spawn_worker(idx, target, callback_loader)
+        worker.__class__ = Worker  # before start(), which starts its watcher
+        return worker
+
+    # -- readiness ----------------------------------------------------------------------
+    def _state(self, worker: Any) -> tuple[float, float] | None:
+        """The worker's heartbeat; logs its readiness the first time it is seen."""
+        pid = worker.inner.pid
+        beat = read_heartbeat(self.heartbeats, pid)
+        if beat is not None and pid not in self._ready:
+            with self._ready_lock:
+                if pid not in self._ready:
+                    self._ready.add(pid)
+                    logger.info(f"worker-{worker.idx + 1} (PID {pid}) ready in "
+                                f"{beat[0] - worker.birth:.2f} s")
+        return beat
+
+    def _wait_ready(self, worker: Any) -> bool:
+        while not self.interrupt_signal and worker.is_alive():
+            if self._state(worker) is not None:
+                return True
+            if time.monotonic() - worker.birth > self.boot_timeout:
+                break
+            time.sleep(0.02)
+        if not self.interrupt_signal:
+            logger.error(f"worker-{worker.idx + 1} (PID {worker.inner.pid}) did not become "
+                         f"ready ({'exited' if not worker.is_alive() else 'boot timeout'})")
+        return False
+
+    def _frozen(self, worker: Any) -> str | None:
+        """Why the worker must be killed (its beat is too old, or it never got ready)."""
+        beat = self._state(worker)
+        if not self.worker_timeout or worker.inner.pid in self._killed or not worker.is_alive():
+            return None
+        now = time.monotonic()
+        if beat is None:
+            if now - worker.birth > self.boot_timeout:
+                return f"not ready {now - worker.birth:.1f} s after its start"
+            return None
+        if now - beat[1] > self.worker_timeout:
+            return f"no heartbeat for {now - beat[1]:.1f} s"
+        return None
+
+    # -- respawn: the old worker stops once the new one is ready -----------------------
+    def _respawn_workers(self, workers: list[int], spawn_target: Any, target_loader: Any,
+                         delay: float = 0) -> None:
+        # granian's own loop with `delay` (respawn_interval) replaced by readiness
+        for idx in workers:
+            self.respawned_wrks[idx] = time.monotonic()
+            logger.info(f"Respawning worker-{idx + 1}")
+            with self._slots:
+                old = self.wrks.pop(idx)
+                if not (old.interrupt_by_parent or old.reported or old.is_alive()):
+                    old.report_exit()  # died after the reload began, before its watcher said so
+                # Replaced now: however it ends is no crash. (A worker killed while a reload
+                # waits for another would otherwise be respawned after the reload as well,
+                # and granian would count that as a crash loop and exit.)
+                old.interrupt_by_parent = True
+                while idx in self.interrupt_children:
+                    self.interrupt_children.remove(idx)
+                new = self._spawn_worker(idx=idx, target=spawn_target,
+                                         callback_loader=target_loader)
+                new.start()
+                self.wrks.insert(idx, new)
+            self._wait_ready(new)  # also after a crash: "Reload done" means ready workers
+            logger.info(f"Stopping old worker-{idx + 1}")
+            if self._frozen(old):
+                old.kill()  # a frozen worker would only use up workers_kill_timeout
+            else:
+                old.terminate()
+            old.join(self.workers_kill_timeout)
+            if self.workers_kill_timeout and old.is_alive():
+                logger.warning(f"Killing old worker-{idx + 1} after it refused to gracefully stop")
+                old.kill()
+                old.join()
+            logger.info(f"Stopped old worker-{idx + 1}")
+        self._metrics.incr_spawn(len(workers))
+
+    def _reload(self, spawn_target: Any, target_loader: Any) -> None:
+        started = time.monotonic()
+        super()._reload(spawn_target, target_loader)
+        logger.info(f"Reload done: {len(self.wrks)} new workers in "
+                    f"{time.monotonic() - started:.1f} s")
+
+    # -- the watchdog -------------------------------------------------------------------
+    def _watch(self) -> None:
+        while not self._stopping.wait(CHECK_SECONDS):
+            with self._slots:
+                for worker in list(self.wrks):
+                    why = self._frozen(worker)
+                    if why is None:
+                        continue
+                    logger.error(f"worker-{worker.idx + 1} (PID {worker.inner.pid}) is frozen "
+                                 f"({why}): killing it; a new worker replaces it")
+                    self._killed.add(worker.inner.pid)
+                    # no crash: granian exits on a worker that dies within 5.5 s of its
+                    # respawn (a crash loop), which a short worker_timeout could meet
+                    self.respawned_wrks.pop(worker.idx, None)
+                    try:
+                        os.kill(worker.inner.pid, signal.SIGKILL)  # granian respawns it
+                    except ProcessLookupError:
+                        pass
+
+    def startup(self, spawn_target: Any, target_loader: Any) -> None:
+        self.heartbeats = tempfile.mkdtemp(prefix="shinpan-heartbeats-")
+        os.environ[HEARTBEATS] = self.heartbeats  # the workers inherit it
+        if not self.worker_timeout:
+            os.environ["SHINPAN_WATCHDOG"] = "0"  # readiness only, no beating thread
+        super().startup(spawn_target, target_loader)
+        self._watchdog = threading.Thread(target=self._watch, name="watchdog", daemon=True)
+        self._watchdog.start()
+
+    def shutdown(self, exit_code: int = 0) -> None:
+        self._stopping.set()
+        if self._watchdog is not None:
+            self._watchdog.join()
+        try:
+            super().shutdown(exit_code)
+        finally:
+            shutil.rmtree(self.heartbeats, ignore_errors=True)
