@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import os
+import re
+import threading
+import time
 
 import pytest
 
@@ -32,8 +35,6 @@ def test_settings_from_the_environment():
 
 
 def test_heartbeat_marks_ready_and_beats(tmp_path, monkeypatch):
-    import time
-
     from webapp.server import supervisor
 
     monkeypatch.setattr(supervisor, "BEAT_SECONDS", 0.05)
@@ -83,3 +84,59 @@ def test_access_log_line_and_server_field(tmp_path):
     assert line.count("\n") == 1  # a decoded %0A cannot start a second line
     assert '203.0.113.9 "GET /en/\\nforged?q=1 HTTP/1.1" 200 2 ' in line
     assert line.rstrip().endswith("ms")
+
+
+def test_access_log_is_bounded_while_stdout_takes_nothing():
+    """Bug 3: stdout into a pipe nobody reads. Requests go on at once; the log keeps at
+    most `limit` entries waiting, drops the rest and counts them; once the pipe is read
+    again, every request is accounted for: written, or counted as dropped."""
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    log = deployment.LogWriter(fd=write, interval=0.01, limit=500)
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
+        return [b"ok"]
+
+    wrapped = deployment.Deployment(app, log)
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": "/en/", "QUERY_STRING": "",
+               "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "203.0.113.9"}
+    requests = 20_000  # about 1.4 MB of lines: far more than the pipe holds (64 KB)
+    most_waiting = 0
+
+    def load() -> None:
+        nonlocal most_waiting
+        for _ in range(requests):
+            wrapped(dict(environ), lambda status, headers, exc_info=None: None)
+            most_waiting = max(most_waiting, len(log.pending))
+
+    loader = threading.Thread(target=load)
+    loader.start()
+    loader.join(120)
+    assert not loader.is_alive(), "a request waited on the stalled stdout"
+    assert most_waiting <= 500 and log.dropped > 0
+
+    data = b""
+    deadline = time.monotonic() + 60
+    while not re.search(rb"access log: \d+ lines dropped", data):
+        assert time.monotonic() < deadline, data[-300:]
+        try:
+            data += os.read(read, 1 << 16)
+        except BlockingIOError:
+            time.sleep(0.01)
+    log.close()
+    os.close(write)
+    while True:
+        try:
+            chunk = os.read(read, 1 << 16)
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(read)
+    text = data.decode()
+    written = text.count('"GET /en/ HTTP/1.1" 200 2 ')
+    dropped = sum(map(int, re.findall(r"access log: (\d+) lines dropped", text)))
+    assert written + dropped + log.dropped + len(log.pending) == requests
+    assert written >= 500 and dropped > 0

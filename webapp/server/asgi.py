@@ -84,11 +84,7 @@ async def timed_out(scope, send, began: float) -> None:
     await send({"type": "http.response.start", "status": 408,
                 "headers": headers + TIMEOUT_HEADERS})
     await send({"type": "http.response.body", "body": body})
-    query = scope["query_string"].decode("latin-1")
-    request = deployment.request((scope.get("client") or ("-",))[0], scope["method"],
-                                 path + ("?" + query if query else ""),
-                                 "HTTP/" + scope["http_version"])
-    deployment.record(request, "408", str(len(body)), began)
+    deployment.record(scope, "408", [("Content-Length", str(len(body)))], began)
 
 
 async def app(scope, receive, send) -> None:
