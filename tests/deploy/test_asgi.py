@@ -124,6 +124,22 @@ def test_a_broken_chunk_is_a_400_problem(base):
     assert status == 400 and b"/api/v1/problems/" in body
 
 
+@pytest.mark.parametrize("target, shown", [
+    ("/de/search?q=é", "é"), ("/de/hanamikoji/score?na=Jürgen", "Jürgen"),
+    ("/api/v1/hanamikoji/rulebook?lang=é", None),
+])
+def test_a_non_ascii_query_is_read_as_under_wsgi(base, target, shown):
+    """Bug 2: raw UTF-8 bytes in the query (curl sends them as typed) were a bare 500."""
+    status, headers, body = get(base, target)  # the request line goes out as UTF-8
+    assert status == 200
+    assert_headers(headers)
+    if shown:
+        assert shown.encode() in body
+    path = re.escape(target.split("?")[0])
+    server.wait_for(lambda: server.log_count(base, rf'"GET {path}\?\S+ HTTP/1\.1" 200 ') > 0,
+                    "access log line")
+
+
 def test_kill_then_reload_refuses_nothing(base):
     report, failures = faulttest.kill_then_reload(base, duration=6.0)
     assert not failures, "\n".join(report + failures)

@@ -140,3 +140,21 @@ def test_access_log_is_bounded_while_stdout_takes_nothing():
     dropped = sum(map(int, re.findall(r"access log: (\d+) lines dropped", text)))
     assert written + dropped + log.dropped + len(log.pending) == requests
     assert written >= 500 and dropped > 0
+
+
+def test_the_environ_is_granians_wsgi_one():
+    from webapp.server import asgi
+
+    scope = {"type": "http", "method": "GET", "path": "/de/a b", "raw_path": b"/de/a%20b%FF",
+             "query_string": "q=é&na=J%C3%BCrgen".encode(), "http_version": "1.1",
+             "headers": [(b"host", b"rules.example"), (b"cookie", b"a=1"), (b"cookie", b"b=2"),
+                         (b"accept", b"text/html"), (b"accept", b"*/*"),
+                         (b"content-type", b"application/json"), (b"content-length", b"2")],
+             "server": ("127.0.0.1", 8000), "client": ("203.0.113.9", 4242)}
+    environ = asgi.environ(scope, b"{}")
+    assert environ["PATH_INFO"] == "/de/a b\xff"  # percent-decoded, latin-1 text of the bytes
+    assert environ["QUERY_STRING"] == "q=\xc3\xa9&na=J%C3%BCrgen"  # as sent, latin-1 text
+    assert environ["HTTP_COOKIE"] == "a=1;b=2" and environ["HTTP_ACCEPT"] == "text/html,*/*"
+    assert (environ["CONTENT_TYPE"], environ["CONTENT_LENGTH"]) == ("application/json", "2")
+    assert environ["HTTP_HOST"] == "rules.example" and environ["REMOTE_ADDR"] == "203.0.113.9"
+    assert environ["SERVER_PROTOCOL"] == "HTTP/1.1" and environ["wsgi.input"].read() == b"{}"

@@ -40,6 +40,7 @@ PROBLEMS = {
     "incomplete-body": (400, N_("The request body could not be read to its end.")),
     "not-found": (404, N_("There is nothing at this address.")),
     "method-not-allowed": (405, N_("This address does not accept that method.")),
+    "request-timeout": (408, N_("The request body did not arrive in time.")),
     "too-large": (413, N_("The request body is too large.")),
     "uri-too-long": (414, N_("The address is too long.")),
     "unsupported-media-type": (415, N_("Send the request as application/json.")),
