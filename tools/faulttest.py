@@ -9,7 +9,8 @@ While tools/loadgen drives valid rules-page and score requests, this
 * sends bursts of bad requests, each with its expected status: malformed, oversized,
   chunked and broken-chunked bodies, NaN, deep nesting, an unpaired surrogate, wrong
   content types, over-long query strings, link-option parameters, a static path out of
-  the folder, a POST to a page, HTTP/1.1 without Host, and what only the HTTP layer sees
+  the folder, a POST to a page, HTTP/1.1 without Host, a Host that is no host name, two
+  Host fields, and what only the HTTP layer sees
   (an unparsable request line, headers past the buffer); the app's answers must carry
   the security headers,
 * dribbles headers (slowloris): the server must close those after its header timeout,
@@ -116,6 +117,10 @@ def bad_requests() -> list[tuple[str, bytes, int, str]]:
     out.append(("POST to a page", post_page, 405, "app"))
     out.append(("HTTP/1.1 without Host",
                 b"GET /en/hanamikoji/ HTTP/1.1\r\nConnection: close\r\n\r\n", 400, "app"))
+    out.append(("Host that is no host name", (b"GET /en/hanamikoji/ HTTP/1.1\r\nHost: "
+                b"127.0.0.1@evil.example\r\nConnection: close\r\n\r\n"), 400, "app"))
+    out.append(("two Host fields", (b"GET /en/hanamikoji/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Host: evil.example\r\nConnection: close\r\n\r\n"), 400, "app"))
     out.append(("page with a body too large",
                 b"GET /en/hanamikoji/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n"
                 + b"x" * 100000, 413, "app"))

@@ -116,6 +116,19 @@ def test_server_layer_answers(base):
     assert status == 431 and body == b""
 
 
+@pytest.mark.parametrize("hosts", [["127.0.0.1@evil.example"], ["127.0.0.1", "evil.example"],
+                                   ["127.0.0.1", "127.0.0.1"]])
+def test_a_malformed_or_repeated_host_is_400(base, hosts):
+    """Bug 4: these got a 308 to `http:///de/...`."""
+    fields = [f"Host: {host}" for host in hosts]
+    status, headers, body = get(base, "/de/hanamikoji/", *fields, host=None)
+    assert status == 400 and b'<html lang="de"' in body and "location" not in headers
+    assert_headers(headers)
+    status, headers, body = get(base, "/api/v1/hanamikoji/rulebook", *fields, host=None)
+    assert status == 400 and b"/api/v1/problems/bad-host" in body
+    assert_headers(headers)
+
+
 def test_compression_on_the_wire(base):
     plain = get(base, "/en/hanamikoji/")
     first_gzip = get(base, "/de/hanamikoji/disagreements", "Accept-Encoding: gzip")
