@@ -23,8 +23,14 @@ PERCENT = re.compile(r"%\(([a-z_]+)\)[sd]")
 
 
 def catalog(lang):
+    """The language's catalog with the translations a branch delivers as JSON applied, as
+    the merge will apply them (tools/po_incoming.py, tests/conftest.py)."""
+    from tools.po_incoming import apply_entries, load_entries
+
     with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
-        return read_po(handle)
+        po = read_po(handle)
+    apply_entries(po, lang, load_entries()[1], add=True)
+    return po
 
 
 def placeholders(text: str) -> set[str]:
