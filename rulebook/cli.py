@@ -136,7 +136,7 @@ def parse_document(text: str, t=None) -> Any:
     document = load_yaml(text, t)
     jsonio.check_depth(document)
     jsonio.check_text(document)
-    return document
+    return jsonio.whole_numbers(document)  # `2.0` is 2, as in JSON
 
 
 def render(response: dict[str, Any], lang: str) -> str:
