@@ -6,7 +6,9 @@ worker, and a bounded fault run (idle, slow and bad connections during valid loa
 from __future__ import annotations
 
 import gzip
+import os
 import re
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -18,7 +20,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tools import faulttest, loadgen
+from tools import faulttest, loadgen, server
+from tools.faulttest import RELOAD_DONE
 from tools.server import serve
 
 pytestmark = pytest.mark.alone  # a real server under timed load: nothing beside it
@@ -204,6 +207,31 @@ def test_frozen_worker_is_killed_and_replaced(base):
     other worker meanwhile (the shared socket: a frozen worker accepts none)."""
     report, failures = faulttest.frozen_worker(base, limit=30.0)
     assert not failures, "\n".join(report + failures)
+
+
+def test_a_deploy_that_cannot_start_leaves_the_old_workers_serving(tmp_path):
+    """HUP after a deploy of code that fails at import: the first new worker exits, the
+    reload stops there, the old workers go on answering, and the log says so; once the
+    code is fixed, the next HUP replaces them all."""
+    broken = tmp_path / "broken"
+    log = tmp_path / "server.log"
+    env = {"SHINPAN_TEST_BREAK": str(broken), "WEB_CONCURRENCY": "2"}
+    with serve("tests.deploy.fragile_app:app", env=env, log=log) as url:
+        before = server.worker_pids(url.pid)
+        broken.touch()
+        os.kill(url.pid, signal.SIGHUP)
+        server.wait_for(lambda: server.log_count(url, r"^\[ERROR\] Reload stopped at worker-1")
+                        == 1, "reload stopped line")
+        answers = loadgen.run(url, [loadgen.get("/")], concurrency=2, duration=0.5)
+        assert answers.error_count == 0 and answers.requests > 0, dict(answers.errors)
+        assert server.worker_pids(url.pid) == before
+        assert server.log_count(url, r"did not become ready: exited with code 1") == 1
+        broken.unlink()
+        os.kill(url.pid, signal.SIGHUP)
+        server.wait_for(lambda: server.log_count(url, RELOAD_DONE) == 1, "reload done line")
+        after = server.worker_pids(url.pid)
+        assert len(after) == 2 and after.isdisjoint(before)
+        assert server.log_count(url, r"Unexpected exit|crash loop") == 0
 
 
 def test_faults_during_load(base):

@@ -93,15 +93,22 @@ class Worker(WorkerProcess):
     under the supervisor's lock, so a respawn that replaces it first has the last word."""
 
     reported = False  # its unexpected exit is in the log
+    exited = False  # its watcher has seen it exit
+    on_trial = False  # a reload's new worker, not ready yet: the reload handles its exit
 
     def _watcher(self) -> None:
         self.inner.join()
         with self.parent._slots:
-            if self.interrupt_by_parent:
+            self.exited = True
+            if self.interrupt_by_parent or self.on_trial:
                 return
-            self.report_exit()
-            self.parent.interrupt_children.append(self.idx)
-            self.parent.main_loop_interrupt.set()
+            self.crashed()
+
+    def crashed(self) -> None:
+        """Say so and have granian respawn it (under the supervisor's lock)."""
+        self.report_exit()
+        self.parent.interrupt_children.append(self.idx)
+        self.parent.main_loop_interrupt.set()
 
     def report_exit(self) -> None:
         self.reported = True
@@ -164,8 +171,10 @@ class Supervisor(MPServer):
                 break
             time.sleep(0.02)
         if not self.interrupt_signal:
+            why = (f"not ready after {self.boot_timeout:g} s" if worker.is_alive()
+                   else f"exited with code {worker.inner.exitcode}")
             logger.error(f"worker-{worker.idx + 1} (PID {worker.inner.pid}) did not become "
-                         f"ready ({'exited' if not worker.is_alive() else 'boot timeout'})")
+                         f"ready: {why}")
         return False
 
     def _frozen(self, worker: Any) -> str | None:
@@ -184,8 +193,10 @@ class Supervisor(MPServer):
 
     # -- respawn: the old worker stops once the new one is ready -----------------------
     def _respawn_workers(self, workers: list[int], spawn_target: Any, target_loader: Any,
-                         delay: float = 0) -> None:
-        # granian's own loop with `delay` (respawn_interval) replaced by readiness
+                         delay: float = 0) -> bool:
+        """granian's respawn, with its `delay` (respawn_interval) replaced by readiness; a
+        new worker that does not get ready leaves the old one serving and ends a reload
+        (False): a deploy of broken code keeps the site up."""
         for idx in workers:
             self.respawned_wrks[idx] = time.monotonic()
             logger.info(f"Respawning worker-{idx + 1}")
@@ -193,6 +204,7 @@ class Supervisor(MPServer):
                 old = self.wrks.pop(idx)
                 if not (old.interrupt_by_parent or old.reported or old.is_alive()):
                     old.report_exit()  # died after the reload began, before its watcher said so
+                replacing = old.is_alive()  # a reload, not a crash
                 # Replaced now: however it ends is no crash. (A worker killed while a reload
                 # waits for another would otherwise be respawned after the reload as well,
                 # and granian would count that as a crash loop and exit.)
@@ -201,9 +213,17 @@ class Supervisor(MPServer):
                     self.interrupt_children.remove(idx)
                 new = self._spawn_worker(idx=idx, target=spawn_target,
                                          callback_loader=target_loader)
+                new.on_trial = replacing
                 new.start()
                 self.wrks.insert(idx, new)
-            self._wait_ready(new)  # also after a crash: "Reload done" means ready workers
+            ready = self._wait_ready(new)  # also after a crash: "Reload done" means ready
+            if replacing and not ready:
+                self._keep(old, new)
+                return False
+            with self._slots:
+                new.on_trial = False
+                if new.exited:  # right after it got ready, and its watcher let it be
+                    new.crashed()
             logger.info(f"Stopping old worker-{idx + 1}")
             if self._frozen(old):
                 old.kill()  # a frozen worker would only use up workers_kill_timeout
@@ -216,12 +236,27 @@ class Supervisor(MPServer):
                 old.join()
             logger.info(f"Stopped old worker-{idx + 1}")
         self._metrics.incr_spawn(len(workers))
+        return True
+
+    def _keep(self, old: Any, new: Any) -> None:
+        """The new worker failed: stop it, and the old one goes on in its place."""
+        new.interrupt_by_parent = True
+        new.kill()
+        new.join()
+        with self._slots:
+            self.wrks[new.idx] = old
+            old.interrupt_by_parent = False
+            if not old.is_alive():
+                old.crashed()
+        logger.error(f"Reload stopped at worker-{new.idx + 1}: its new process did not become "
+                     "ready, so the old one goes on serving, as do the workers not replaced "
+                     "yet (see the error above)")
 
     def _reload(self, spawn_target: Any, target_loader: Any) -> None:
         started = time.monotonic()
-        super()._reload(spawn_target, target_loader)
-        logger.info(f"Reload done: {len(self.wrks)} new workers in "
-                    f"{time.monotonic() - started:.1f} s")
+        if super()._reload(spawn_target, target_loader):
+            logger.info(f"Reload done: {len(self.wrks)} new workers in "
+                        f"{time.monotonic() - started:.1f} s")
 
     # -- the watchdog -------------------------------------------------------------------
     def _watch(self) -> None:
