@@ -138,6 +138,7 @@ class IdleSockets:
         self.sockets: list[socket.socket] = []
         self.reopened = 0
         self.stop = threading.Event()
+        self.opened = threading.Event()  # every socket is open (or refused)
 
     def _open(self, i: int) -> socket.socket | None:
         try:
@@ -151,6 +152,7 @@ class IdleSockets:
 
     def run(self) -> None:
         self.sockets = [s for i in range(self.count) if (s := self._open(i))]
+        self.opened.set()
         while not self.stop.wait(0.5):
             for i, sock in enumerate(self.sockets):
                 try:
@@ -265,7 +267,7 @@ def run(base: str, duration: float, header_timeout: float, idle: int = 500, slow
     idlers = IdleSockets(host, port, idle)
     idle_thread = threading.Thread(target=idlers.run)
     idle_thread.start()
-    time.sleep(0.5)  # the idle sockets are open before the load starts
+    idlers.opened.wait()  # the idle sockets are open before the load starts
 
     load: dict[str, loadgen.Result] = {}
     loader = threading.Thread(target=lambda: load.setdefault(
