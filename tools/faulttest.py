@@ -366,39 +366,45 @@ def cpu_hogs(count: int) -> Iterator[None]:
             hog.wait()
 
 
-def kill_then_reload(base: server.Base, concurrency: int = 8,
-                     duration: float = 10.0) -> tuple[list[str], list[str]]:
-    """Under valid load (kept-alive connections, and every third request on a fresh one):
-    SIGKILL one worker one second in, at once SIGHUP the master, and go on for `duration`
-    seconds in all, at least until one second after the log says the reload is done. No
-    connection may be refused, at most MAX_FAILED_SHARE of the requests may fail (those
-    the killed worker was answering), and every worker must be new. A stopping worker
-    closes its idle kept-alive connections, which a client's next request may meet: the
-    client sends it again on a new connection, as browsers do (loadgen's retry_reused);
-    those are counted apart."""
-    valid = [loadgen.get("/en/hanamikoji/"),
-             loadgen.get("/de/koikoi/", headers={"Connection": "close"}),
+def kill_then_reload(base: server.Base, concurrency: int = 8, duration: float = 10.0,
+                     min_requests: int = 5000) -> tuple[list[str], list[str]]:
+    """Under valid load as browsers send it (kept-alive connections, compressed pages,
+    every third request on a fresh connection): SIGKILL one worker once 200 requests are
+    answered, at once SIGHUP the master, and go on for `duration` seconds and `min_requests` answers in
+    all, and at least one second after the log says the reload is done. No connection may
+    be refused, at most MAX_FAILED_SHARE of the requests may fail (those the killed worker
+    was answering), and every worker must be new. A stopping worker closes its idle
+    kept-alive connections, which a client's next request may meet: the client sends it
+    again on a new connection, as browsers do (loadgen's retry_reused); those are counted
+    apart."""
+    compressed = {"Accept-Encoding": "br, gzip"}
+    valid = [loadgen.get("/en/hanamikoji/", headers=compressed),
+             loadgen.get("/de/koikoi/", headers={**compressed, "Connection": "close"}),
              loadgen.post_json(SCORE, board_requests(1)[0], label="score")]
     before = server.worker_pids(base.pid)
     reloads = server.log_count(base, RELOAD_DONE)
     stop = threading.Event()
-    load: dict[str, loadgen.Result] = {}
-    loader = threading.Thread(target=lambda: load.setdefault("result", loadgen.run(
-        base, valid, concurrency, duration=600, stop=stop, retry_reused=True)))
+    result = loadgen.Result(concurrency)
+    loader = threading.Thread(target=lambda: loadgen.run(
+        base, valid, concurrency, duration=3600, stop=stop, retry_reused=True, result=result))
     loader.start()
     began = time.monotonic()
-    time.sleep(1.0)  # the load runs before the fault
-    start = time.monotonic()
-    os.kill(min(before), signal.SIGKILL)
-    os.kill(base.pid, signal.SIGHUP)
     try:
+        server.wait_for(lambda: result.requests >= 200, "200 answers before the fault")
+        start = time.monotonic()
+        os.kill(min(before), signal.SIGKILL)
+        os.kill(base.pid, signal.SIGHUP)
         server.wait_for(lambda: server.log_count(base, RELOAD_DONE) > reloads, "reload done line")
         reload_seconds = time.monotonic() - start
-        time.sleep(max(1.0, began + duration - time.monotonic()))  # the new workers, loaded
+        done = time.monotonic()
+        server.wait_for(lambda: time.monotonic() - done >= 1.0
+                        and time.monotonic() - began >= duration
+                        and result.requests >= min_requests,
+                        f"{min_requests} answers and {duration:g} s of load", timeout=600)
     finally:
         stop.set()
         loader.join()
-    result = load["result"]
+    result.duration = time.monotonic() - began
     after = server.worker_pids(base.pid)
     refused = sum(n for label, n in result.errors.items() if "ConnectionRefused" in label)
     share = result.error_count / max(result.requests + result.error_count, 1)

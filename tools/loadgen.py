@@ -167,11 +167,11 @@ async def _client(host: str, port: int, requests: list[Req], start: int, deadlin
 
 
 async def _run(base: str, requests: list[Req], concurrency: int, duration: float,
-               max_requests: int, stop: threading.Event | None, retry_reused: bool) -> Result:
+               max_requests: int, stop: threading.Event | None, retry_reused: bool,
+               result: Result) -> Result:
     url = urlsplit(base)
     if url.hostname not in ("127.0.0.1", "localhost", "::1"):
         raise ValueError("load is only ever sent to the loopback interface")
-    result = Result(concurrency)
     budget = [max_requests]
     start = time.perf_counter()
     deadline = start + duration
@@ -186,10 +186,13 @@ async def _run(base: str, requests: list[Req], concurrency: int, duration: float
 
 def run(base: str, requests: list[Req], concurrency: int, duration: float,
         max_requests: int = 1_000_000, stop: threading.Event | None = None,
-        retry_reused: bool = False) -> Result:
+        retry_reused: bool = False, result: Result | None = None) -> Result:
+    """The load's Result; pass `result` to watch it fill from another thread."""
+    result = result if result is not None else Result(concurrency)
+
     def go() -> Result:
         return asyncio.run(_run(base, requests, concurrency, duration, max_requests, stop,
-                                retry_reused))
+                                retry_reused, result))
 
     try:
         asyncio.get_running_loop()

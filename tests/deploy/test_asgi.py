@@ -141,7 +141,7 @@ def test_a_non_ascii_query_is_read_as_under_wsgi(base, target, shown):
 
 
 def test_kill_then_reload_refuses_nothing(base):
-    report, failures = faulttest.kill_then_reload(base, duration=6.0)
+    report, failures = faulttest.kill_then_reload(base, duration=4.0, min_requests=3000)
     assert not failures, "\n".join(report + failures)
 
 
