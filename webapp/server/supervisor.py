@@ -55,16 +55,28 @@ def start_heartbeat(folder: str | None = None, beat: bool = True) -> None:
     folder = folder or os.environ.get(HEARTBEATS)
     if not folder:
         return
-    fd = os.open(_beat_file(folder, os.getpid()), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    path = _beat_file(folder, os.getpid())
     ready = time.monotonic()
-    os.pwrite(fd, _BEAT.pack(ready, ready), 0)
+
+    def write(fd: int | None) -> int | None:
+        """One beat (16 bytes, one write); the file made again if it went away."""
+        try:
+            if fd is None:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+            os.pwrite(fd, _BEAT.pack(ready, time.monotonic()), 0)
+            return fd
+        except OSError:
+            return None  # the master sees no beat and, in time, replaces this worker
+
+    fd = write(None)
     if not beat:
         return
 
     def run() -> None:
+        handle = fd
         while True:
             time.sleep(BEAT_SECONDS)
-            os.pwrite(fd, _BEAT.pack(ready, time.monotonic()), 0)  # 16 bytes, one write
+            handle = write(handle)
 
     threading.Thread(target=run, name="heartbeat", daemon=True).start()
 
@@ -248,6 +260,8 @@ class Supervisor(MPServer):
             old.interrupt_by_parent = False
             if not old.is_alive():
                 old.crashed()
+        if self.interrupt_signal:
+            return  # stopping: the reload just ends
         logger.error(f"Reload stopped at worker-{new.idx + 1}: its new process did not become "
                      "ready, so the old one goes on serving, as do the workers not replaced "
                      "yet (see the error above)")
@@ -261,6 +275,7 @@ class Supervisor(MPServer):
     # -- the watchdog -------------------------------------------------------------------
     def _watch(self) -> None:
         while not self._stopping.wait(CHECK_SECONDS):
+            os.makedirs(self.heartbeats, mode=0o700, exist_ok=True)  # if a cleaner took it
             with self._slots:
                 for worker in list(self.wrks):
                     why = self._frozen(worker)
