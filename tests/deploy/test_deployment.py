@@ -114,7 +114,7 @@ def test_access_log_is_bounded_while_stdout_takes_nothing():
     loader.start()
     loader.join(120)
     assert not loader.is_alive(), "a request waited on the stalled stdout"
-    assert most_waiting <= 500 and log.dropped > 0
+    assert most_waiting <= 500
 
     data = b""
     deadline = time.monotonic() + 60
@@ -139,7 +139,7 @@ def test_access_log_is_bounded_while_stdout_takes_nothing():
     written = text.count('"GET /en/ HTTP/1.1" 200 2 ')
     dropped = sum(map(int, re.findall(r"access log: (\d+) lines dropped", text)))
     assert written + dropped + log.dropped + len(log.pending) == requests
-    assert written >= 500 and dropped > 0
+    assert 500 <= written < requests // 2 < dropped + log.dropped  # the pipe held little
 
 
 def test_the_environ_is_granians_wsgi_one():
