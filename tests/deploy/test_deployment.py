@@ -158,3 +158,42 @@ def test_the_environ_is_granians_wsgi_one():
     assert (environ["CONTENT_TYPE"], environ["CONTENT_LENGTH"]) == ("application/json", "2")
     assert environ["HTTP_HOST"] == "rules.example" and environ["REMOTE_ADDR"] == "203.0.113.9"
     assert environ["SERVER_PROTOCOL"] == "HTTP/1.1" and environ["wsgi.input"].read() == b"{}"
+
+
+@pytest.mark.parametrize("path, kind", [("/api/v1/hanamikoji/rulebook", b"application/problem+json"),
+                                        ("/de/hanamikoji/", b"text/plain; charset=utf-8")])
+def test_a_failure_in_the_asgi_glue_is_still_the_apps_kind_of_500(monkeypatch, path, kind):
+    """Bug 2's other half: what the ASGI entry cannot handle was granian's bare 500,
+    without the security headers and without an access-log line."""
+    import asyncio
+
+    from webapp.server import asgi
+
+    async def broken(scope, body, send):
+        raise RuntimeError("a bug in the glue")
+
+    monkeypatch.setattr(asgi, "site", broken)
+    logged: list[tuple] = []
+    monkeypatch.setattr(asgi.deployment, "log", type("Log", (), {"put": logged.append})())
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
+             "query_string": b"lang=fr", "http_version": "1.1", "scheme": "http",
+             "headers": [(b"host", b"127.0.0.1")], "server": ("127.0.0.1", 80),
+             "client": ("203.0.113.9", 4242)}
+    asyncio.run(asgi.app(scope, receive, send))
+    start, body = sent
+    headers = dict(start["headers"])
+    assert start["status"] == 500 and headers[b"content-type"].startswith(kind)
+    assert headers[b"content-security-policy"].startswith(b"default-src 'self'")
+    assert headers[b"x-content-type-options"] == b"nosniff"
+    if kind.startswith(b"application"):
+        assert headers[b"content-language"] == b"fr"  # the problem in the caller's language
+        assert b'"status":500' in body["body"]
+    assert len(logged) == 1 and logged[0][6] == "500"
