@@ -13,7 +13,7 @@ from rulebook.hanamikoji import load_rulebook
 from rulebook.i18n import LANGUAGES
 from rulebook.koikoi import load_rulebook as load_koikoi
 from rulebook.referee import referee
-from webapp.pages.site import EXAMPLES
+from webapp.games import GAMES
 
 RB = load_rulebook()
 KK = load_koikoi()
@@ -406,12 +406,14 @@ def test_developer_page(client, lang):
             assert f'href="#{game}.{rule_id}"' in html
 
 
-@pytest.mark.parametrize("game", sorted(EXAMPLES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_developer_examples_are_valid_requests(client, game):
-    assert referee(EXAMPLES[game], "en")["valid"]
+    example = GAMES[game].example
+    assert example is not None, f"{game}: WebGame.example, the developer page's request"
+    assert referee(example, "en")["valid"]
     shown = re.search(rf'id="{game}".*?<pre tabindex="0"><code>(.*?)</code>',
                       html_of(client.get("/en/developers")), re.DOTALL)
-    assert json.loads(unescape(shown.group(1))) == EXAMPLES[game]
+    assert json.loads(unescape(shown.group(1))) == example
 
 
 def test_links_to_moved_rules_lead_to_the_developer_page(app):
