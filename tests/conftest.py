@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -11,31 +12,82 @@ import pytest
 os.environ["SHINPAN_CACHE_DIR"] = tempfile.mkdtemp(prefix="shinpan-test-cache-")
 
 
-def _catalogs_with_incoming() -> None:
-    """A branch delivers its translations as translations/incoming/*.json (the .po files are
-    merged later, see tools/po_incoming.py). The tests then read catalogs compiled with them
-    applied, as the merge will make them; without incoming files, the repository's own."""
+ROOT = Path(__file__).resolve().parents[1]
+# The toy game "Higher card", laid out as the repository is (rulebook/tiny/,
+# webapp/games/tiny/, webapp/templates/games/tiny/, translations/incoming/tiny.json): what
+# README "Adding a game" asks of a game, and nothing more. Every test session plays it as
+# a third game, so every test that loops over the games checks it too.
+TINYGAME = ROOT / "tests" / "tinygame"
+KEYWORDS = {"N_": None, "Np_": (1, 2), "lazy_gettext": None, "_l": None}  # as `make translations`
+
+
+def _register_the_toy_game() -> None:
+    """Its folders join the packages' paths (as if copied into the tree), and its entry
+    joins rulebook.GAMES (the one line a game adds)."""
+    import rulebook
+    import webapp
+    import webapp.games
+
+    for package, folder in ((rulebook, TINYGAME / "rulebook"), (webapp, TINYGAME / "webapp"),
+                            (webapp.games, TINYGAME / "webapp" / "games")):
+        if str(folder) not in package.__path__:
+            package.__path__.append(str(folder))
+    rulebook.GAMES.setdefault("tiny", rulebook.Game("tiny", "rulebook.tiny"))
+
+
+def toy_game_messages() -> list[tuple[str | None, str | tuple[str, str], list[str]]]:
+    """(context, message, translator comments) of every string the toy game's files hold,
+    extracted as `make translations` extracts the repository's (its babel.cfg)."""
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with open(ROOT / "babel.cfg", encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle)
+    found = extract_from_dir(str(TINYGAME), method_map, options_map,
+                             keywords={**DEFAULT_KEYWORDS, **KEYWORDS},
+                             comment_tags=("Translators:",), strip_comment_tags=True)
+    return [(context, message, comments) for _file, _line, message, comments, context in found]
+
+
+def _test_catalogs() -> None:
+    """The catalogs the tests read: the repository's, with the toy game's strings merged in
+    (as `make translations` would merge them) and the translations delivered as JSON
+    applied (a branch's translations/incoming/*.json, the toy game's tiny.json: see
+    tools/po_incoming.py), compiled into a temporary folder (SHINPAN_TRANSLATIONS) with
+    their .po beside (tests/web/test_translations.py checks those). Made once per run:
+    pytest-xdist's workers inherit the folder."""
     from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
+    from babel.messages.pofile import read_po, write_po
 
-    from tools.po_incoming import LANGS, ROOT, apply_entries, load_entries
+    from tools.po_incoming import LANGS, apply_entries, load_entries
 
-    _files, entries = load_entries()
-    if not entries:
+    made = os.environ.get("SHINPAN_TEST_CATALOGS")
+    if made and os.path.isdir(made):
+        os.environ["SHINPAN_TRANSLATIONS"] = made
         return
+    _files, entries = load_entries()
+    _files, toy_entries = load_entries(TINYGAME / "translations" / "incoming")
+    messages = toy_game_messages()
     out = tempfile.mkdtemp(prefix="shinpan-test-catalogs-")
     for lang in LANGS:
         with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
             catalog = read_po(handle, locale=lang)
-        apply_entries(catalog, lang, entries, add=True)
+        for context, message, comments in messages:
+            key = message[0] if isinstance(message, tuple) else message
+            if catalog.get(key, context=context) is None:
+                catalog.add(message, context=context, auto_comments=comments)
+        apply_entries(catalog, lang, entries + toy_entries, add=True)
         folder = os.path.join(out, lang, "LC_MESSAGES")
         os.makedirs(folder)
+        with open(os.path.join(folder, "messages.po"), "wb") as handle:
+            write_po(handle, catalog, width=0)
         with open(os.path.join(folder, "messages.mo"), "wb") as handle:
             write_mo(handle, catalog)
-    os.environ["SHINPAN_TRANSLATIONS"] = out
+    os.environ["SHINPAN_TRANSLATIONS"] = os.environ["SHINPAN_TEST_CATALOGS"] = out
 
 
-_catalogs_with_incoming()
+_register_the_toy_game()
+_test_catalogs()
 
 from webapp import create_app  # imported after the catalogs are chosen
 

@@ -131,9 +131,6 @@ class WebGame(Generic[RB]):
     checker: Callable[[RB, Query, str], Redirect | dict[str, Any]] | None = None
     # The module of page helpers the game's templates call (`game.helpers.…`).
     helpers: ModuleType | None = None
-    # A folder holding templates/games/<slug>/ when they are not webapp's own (a game
-    # defined outside this package).
-    templates: str | None = None
     # The query parameters its pages read (any other parameter does not change a page, so
     # the page cache and the language links leave it out): the options of its rules pages,
     # and what its checker reads.

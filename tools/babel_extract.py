@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from . import GAMES
+from rulebook import GAMES
 
 RULE_COMMENT = (
     "Translators: rule text; the message context is the rule id. Keep placeholders such "
