@@ -108,6 +108,7 @@ def client(app):
 MARKED_FOLDERS = {"browser": "tests/e2e", "alone": "tests/deploy"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects: the rules of every test count
 def pytest_collection_modifyitems(config, items):
     root = config.rootpath
     for item in items:
@@ -115,3 +116,56 @@ def pytest_collection_modifyitems(config, items):
             if item.get_closest_marker(marker) and not item.path.is_relative_to(root / folder):
                 raise pytest.UsageError(f"{item.nodeid} is marked {marker!r}: it belongs "
                                         f"under {folder}/, where `make test` looks for it")
+    checked = rules_checked(items)
+    config.stash[RULES_CHECKED] = checked
+    if hasattr(config, "workeroutput"):  # a pytest-xdist worker: tell the controller
+        config.workeroutput["rules_checked"] = sorted(checked)
+
+
+# -- every rule tested by name ---------------------------------------------------------
+# `@pytest.mark.rule("koikoi", "yaku.goko", ...)` ties a test to the rules of a game it
+# checks (PokerKit's style). Collection fails on a game or rule id the YAML lacks, and a
+# run of the whole suite ends with the rule ids no test checks (README "Tests").
+RULES_CHECKED = pytest.StashKey[set]()
+
+
+def rules_checked(items) -> set[tuple[str, str]]:
+    import rulebook
+
+    checked: set[tuple[str, str]] = set()
+    for item in items:
+        for mark in item.iter_markers("rule"):
+            game, *ids = mark.args or ("",)
+            if game not in rulebook.GAMES or not ids:
+                raise pytest.UsageError(f"{item.nodeid}: mark it rule(<game>, <rule id>, ...) "
+                                        f"with a game of rulebook.GAMES, not {mark.args!r}")
+            unknown = [rule_id for rule_id in ids if rule_id not in rulebook.GAMES[game].load().rules]
+            if unknown:
+                raise pytest.UsageError(f"{item.nodeid} is marked with rules {game}'s "
+                                        f"rulebook.yaml lacks: {', '.join(unknown)}")
+            checked |= {(game, rule_id) for rule_id in ids}
+    return checked
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):  # pytest-xdist, on the controller: what a worker saw
+    checked = node.config.stash.get(RULES_CHECKED, set())
+    checked |= {tuple(pair) for pair in node.workeroutput.get("rules_checked", ())}
+    node.config.stash[RULES_CHECKED] = checked
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """After a run of the whole suite (no paths given): the rule ids no test checks."""
+    import rulebook
+
+    if config.args_source != pytest.Config.ArgsSource.TESTPATHS or RULES_CHECKED not in config.stash:
+        return
+    checked = config.stash[RULES_CHECKED]
+    every = [(slug, rule_id) for slug, game in rulebook.GAMES.items() for rule_id in game.load().rules]
+    unchecked = [pair for pair in every if pair not in checked]
+    terminalreporter.write_sep("-", f"rules tested by name: {len(every) - len(unchecked)} of "
+                                    f"{len(every)}")
+    for slug in rulebook.GAMES:
+        ids = [rule_id for game, rule_id in unchecked if game == slug]
+        if ids:
+            terminalreporter.write_line(f"no test checks {slug}: {', '.join(ids)}")

@@ -71,6 +71,7 @@ def test_every_game_keeps_the_interface(slug):
     assert web.example is not None and referee(web.example)["valid"]
 
 
+@pytest.mark.rule("tiny", "play.show", "play.higher", "play.tie")
 def test_a_registered_game_is_refereed():
     ruling = referee({"game": "tiny", "cards": {"a": 7, "b": 3}})
     assert ruling["result"] == {"status": "win", "winner": "a",
@@ -126,6 +127,7 @@ def test_a_registered_game_is_searched(client):
     assert 'id="results-tiny"' in everywhere
 
 
+@pytest.mark.rule("tiny", "referee.request")
 def test_a_registered_game_has_its_api(client):
     ok = client.post("/api/v1/tiny/score", json={"cards": {"a": 2, "b": 2}})
     assert ok.status_code == 200 and ok.get_json()["result"]["status"] == "shared"

@@ -160,6 +160,7 @@ def simulate_match(rng: random.Random, limit: bool = False, clash: str = "charm"
 # -- simulated rounds ---------------------------------------------------------------------
 @FAST
 @given(seed=SEEDS, round_no=st.integers(1, 6), with_removed=st.booleans())
+@pytest.mark.rule("hanamikoji", "deal.remove-one")
 def test_simulated_round_is_accepted_and_scored(seed, round_no, with_removed):
     r = sim.simulate_round(random.Random(seed), sim.first_player(round_no))
     log_req = sim.request([r.round(with_removed)], start_round=round_no)
