@@ -13,7 +13,7 @@ MO     := $(patsubst translations/%,rulebook/translations/%,$(PO:.po=.mo))
 # is compiled once, on first use.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast screenshots serve bench loadtest faulttest lighthouse translations catalogs browser wrk lint clean
+.PHONY: run test test-deep test-fast screenshots serve bench loadtest faulttest lighthouse translations catalogs browser wrk lint clean
 
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
@@ -21,10 +21,16 @@ run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 # On both cores (pytest-xdist): the tests without a browser, then the browser tests (they
 # mostly wait on Chromium's frames); then alone, the tests that time a real server. The
 # last two collect only their folder (tests/conftest.py refuses a marked test elsewhere).
+# The property tests (hypothesis, schemathesis) try a quarter of their full budgets here;
+# `make test-deep` runs the same suite with the full budgets (tests/budget.py). The first
+# phase collects every test, so it ends with the rule ids no test checks (tests/conftest.py).
 test: $(VENV)/.test catalogs browser lint  ## the whole suite, lint first
 	$(BIN)/python -m pytest -m "not browser and not alone" -n 2
 	$(BIN)/python -m pytest tests/e2e -m "browser and not screenshots" -n 2
 	$(BIN)/python -m pytest tests/deploy -m alone
+
+test-deep: export SHINPAN_DEEP = 1
+test-deep: test  ## the whole suite with the property tests' full budgets
 
 # Screenshots of every page type (tests/artifacts/): phones in all five languages, the wide
 # screen in en and de, each with the layout checks; about a minute, so not in `make test`.

@@ -89,6 +89,20 @@ def _test_catalogs() -> None:
 _register_the_toy_game()
 _test_catalogs()
 
+
+def _hypothesis_profiles() -> None:
+    """The budget of the property tests that name none (tests/budget.py names the rest)."""
+    from hypothesis import settings
+
+    from tests.budget import DEEP, DEFAULT_BUDGET, examples
+
+    settings.register_profile("quick", max_examples=examples(DEFAULT_BUDGET))
+    settings.register_profile("deep", max_examples=DEFAULT_BUDGET)
+    settings.load_profile("deep" if DEEP else "quick")
+
+
+_hypothesis_profiles()
+
 from webapp import create_app  # imported after the catalogs are chosen
 
 

@@ -11,6 +11,7 @@ from jsonschema import Draft202012Validator
 from rulebook.koikoi.model import FOLDER, load_rulebook
 from rulebook.koikoi.referee import referee
 from rulebook.koikoi.scoring import scorer_for
+from tests.budget import examples
 
 RB = load_rulebook()
 SAKE = RB.card_by_slug["chrysanthemum-sake-cup"]
@@ -47,7 +48,7 @@ def scorer(table):
     return scorer_for(RB, rid, RB.effective_options(rid, opts))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(tables, piles, cards, months)
 @pytest.mark.rule("koikoi", "yaku.extra-cards")
 def test_yaku_extra_cards_adding_a_card_never_lowers_the_score(table, pile, card, month):
@@ -55,7 +56,7 @@ def test_yaku_extra_cards_adding_a_card_never_lowers_the_score(table, pile, card
     assert sc.score_pile(pile | (1 << card), month).base >= sc.score_pile(pile, month).base
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(spoiling, piles, cards, months)
 @pytest.mark.rule("koikoi", "koikoi.call", "koikoi.call-time")
 def test_koikoi_call_time_a_later_card_never_makes_a_call_illegal(table, pile, card, month):
@@ -65,7 +66,7 @@ def test_koikoi_call_time_a_later_card_never_makes_a_call_illegal(table, pile, c
         assert sc.could_call(pile | (1 << card), month)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(tables, piles)
 @pytest.mark.rule("koikoi", "yaku.tsukifuda")
 def test_yaku_tsukifuda_only_in_its_month(table, pile):
@@ -77,7 +78,7 @@ def test_yaku_tsukifuda_only_in_its_month(table, pile):
         assert not scored or pile & four == four
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(tables, piles)
 @pytest.mark.rule("koikoi", "options.sake-cup")
 def test_options_sake_cup_removing_it_never_raises_the_score(table, pile):
@@ -86,7 +87,7 @@ def test_options_sake_cup_removing_it_never_raises_the_score(table, pile):
     assert sc.score_pile(with_cup & ~(1 << SAKE)).base <= sc.score_pile(with_cup).base
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(tables, piles)
 @pytest.mark.rule("koikoi", "yaku.best-in-group")
 def test_yaku_best_in_group_one_yaku_per_best_group(table, pile):
@@ -133,7 +134,7 @@ def matches(draw):
     return {"game": "koikoi", "ruleset": ruleset, "options": options, "rounds": rounds}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(matches(), st.sampled_from(["en", "de", "fr"]))
 def test_referee_responses_validate_against_schema(req, lang):
     assert not list(REQUEST.iter_errors(req))
@@ -159,7 +160,7 @@ fields = st.sampled_from(["game", "ruleset", "options", "players", "rounds", "wi
                           "koikoi", "hand", "a", "b", "viewings", "rounds"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.dictionaries(fields, json_values, max_size=6), st.lists(
     st.dictionaries(fields, json_values | st.lists(cards | st.text(max_size=12)), max_size=5), max_size=3))
 @pytest.mark.rule("koikoi", "referee.request")
