@@ -34,8 +34,8 @@ SchemaKind = Literal["request", "response", "rulebook"]
 # The rule every game declares for the refusals of the shared referee (see above).
 REQUEST_RULE = "referee.request"
 
-# What the catalogs take from a game's YAML besides rule texts, rule titles and section
-# titles (tools/babel_extract.py): (where in the YAML, a dotted path whose parts may
+# What the catalogs take from a game's YAML besides rule texts, rule titles, section titles
+# and what each source is (tools/babel_extract.py): (where in the YAML, a dotted path whose parts may
 # name top-level values as `{default_edition}`: a list, or a mapping whose keys become
 # `{key}`; the field of each entry, or None for the entry itself; the message context,
 # formatted with the entry's fields and `{key}`, or None for a name the pages' own code

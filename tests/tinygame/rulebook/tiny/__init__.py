@@ -20,10 +20,7 @@ from rulebook.problems import EXPECTED, SHARED, Problem, describe, kind_of, poin
 from rulebook.sources import Source, read_sources, sources_document
 
 FOLDER = Path(__file__).resolve().parent
-EXTRACT = (
-    ("sources", "about", "source.{key}",
-     "Translators: what a source document is (its own title is shown beside, untranslated)"),
-)
+EXTRACT = ()  # the shared extraction takes all it shows
 CARD = N_("A card is a whole number from 1 to {cards}, not {value}.")
 WINS = N_("{player} shows the higher card and wins.")
 SHARED_WIN = N_("Both cards are equal: the players share the victory.")
