@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rulebook.bench import board_requests
 from tools import loadgen, server, wrk
+from tools.bench_referee import board_requests
 from tools.faulttest import RELOAD_DONE
 
 ROOT = Path(__file__).resolve().parent.parent
