@@ -194,8 +194,10 @@ def test_broken_and_slow_bodies_get_one_answer(base):
 
 def test_kill_then_reload_refuses_nothing(base):
     """kill -9 of a worker and at once HUP, under load: no connection refused, at most
-    0.1 % of the requests failed, every worker new (tools/faulttest.py says how)."""
-    report, failures = faulttest.kill_then_reload(base, duration=4.0, min_requests=3000)
+    0.1 % of at least 5,000 requests failed, every worker new (tools/faulttest.py says
+    how; the requests the killed worker was answering are lost, so the share needs
+    that many)."""
+    report, failures = faulttest.kill_then_reload(base, duration=4.0, min_requests=5000)
     assert not failures, "\n".join(report + failures)
     settled = loadgen.run(base, [loadgen.get("/en/")], concurrency=2, duration=1.0)
     assert settled.error_count == 0 and settled.requests > 0, dict(settled.errors)
