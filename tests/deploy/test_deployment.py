@@ -47,6 +47,10 @@ def test_heartbeat_marks_ready_and_beats(tmp_path, monkeypatch):
         assert time.monotonic() < deadline, "the heartbeat thread never beat"
         time.sleep(0.01)
     assert supervisor.read_heartbeat(str(tmp_path), os.getpid())[0] == ready
+    (tmp_path / str(os.getpid())).unlink()  # a cleaner of temporary files: beats again
+    while supervisor.read_heartbeat(str(tmp_path), os.getpid()) is None:
+        assert time.monotonic() < deadline, "the heartbeat file was not made again"
+        time.sleep(0.01)
 
 
 def test_asgi_interface_is_an_option():

@@ -24,6 +24,7 @@ reload is done (`Reload done: ...`); the tests wait on those lines.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -61,6 +62,9 @@ def start_heartbeat(folder: str | None = None, beat: bool = True) -> None:
     def write(fd: int | None) -> int | None:
         """One beat (16 bytes, one write); the file made again if it went away."""
         try:
+            if fd is not None and os.fstat(fd).st_nlink == 0:  # a cleaner removed it
+                os.close(fd)
+                fd = None
             if fd is None:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
             os.pwrite(fd, _BEAT.pack(ready, time.monotonic()), 0)
@@ -139,7 +143,7 @@ class Supervisor(MPServer):
         self.boot_timeout = boot_timeout
         self.heartbeats = ""
         self._slots = threading.Lock()  # self.wrks as the watchdog and a respawn see it
-        self._ready: set[int] = set()  # PIDs whose readiness was logged
+        self._beats: dict[int, tuple[float, float]] = {}  # PID -> its last heartbeat read
         self._ready_lock = threading.Lock()
         self._killed: set[int] = set()  # PIDs the watchdog killed (once each)
         self._stopping = threading.Event()
@@ -164,15 +168,17 @@ class Supervisor(MPServer):
 
     # -- readiness ----------------------------------------------------------------------
     def _state(self, worker: Any) -> tuple[float, float] | None:
-        """The worker's heartbeat; logs its readiness the first time it is seen."""
+        """The worker's last heartbeat (the last one read, should its file be gone a
+        moment); logs its readiness the first time it is seen."""
         pid = worker.inner.pid
         beat = read_heartbeat(self.heartbeats, pid)
-        if beat is not None and pid not in self._ready:
-            with self._ready_lock:
-                if pid not in self._ready:
-                    self._ready.add(pid)
-                    logger.info(f"worker-{worker.idx + 1} (PID {pid}) ready in "
-                                f"{beat[0] - worker.birth:.2f} s")
+        with self._ready_lock:
+            if beat is None:
+                return self._beats.get(pid)
+            if pid not in self._beats:
+                logger.info(f"worker-{worker.idx + 1} (PID {pid}) ready in "
+                            f"{beat[0] - worker.birth:.2f} s")
+            self._beats[pid] = beat
         return beat
 
     def _wait_ready(self, worker: Any) -> bool:
@@ -273,9 +279,24 @@ class Supervisor(MPServer):
                         f"{time.monotonic() - started:.1f} s")
 
     # -- the watchdog -------------------------------------------------------------------
+    def _forget_gone(self) -> None:
+        """The heartbeat files and records of workers that have exited."""
+        for name in os.listdir(self.heartbeats):
+            try:
+                os.kill(int(name), 0)
+            except ProcessLookupError:
+                with self._ready_lock:
+                    self._beats.pop(int(name), None)
+                self._killed.discard(int(name))
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(self.heartbeats, name))
+            except (ValueError, OSError):
+                continue
+
     def _watch(self) -> None:
         while not self._stopping.wait(CHECK_SECONDS):
             os.makedirs(self.heartbeats, mode=0o700, exist_ok=True)  # if a cleaner took it
+            self._forget_gone()
             with self._slots:
                 for worker in list(self.wrks):
                     why = self._frozen(worker)
