@@ -2,13 +2,19 @@
 2.8 leaves to the application (emmett-framework/granian#921: "know how long your
 application takes to boot and instruct granian accordingly"):
 
-* **One listening socket for the server's life.** On Linux granian gives each worker a
-  SO_REUSEPORT socket of its own, which the worker binds only once it has loaded the app:
-  while the workers boot, or when a stopping worker's successor is not listening yet,
-  the port refuses connections, and the connections queued at a stopping worker are
-  reset. Here the master binds and listens once (what granian does on other systems) and
-  every worker accepts from that socket: a connection that comes while no worker is
-  ready waits in the backlog, and a stopped or frozen worker takes no new connection.
+* **Listening sockets that live as long as the server.** On Linux granian gives each
+  worker a SO_REUSEPORT socket of its own, which the worker binds only once it has loaded
+  the app, and closes when it stops: while a worker boots, or when a stopping worker's
+  successor is not listening yet, the connections the kernel hashes to its slot are
+  refused (and all of them, with one worker), and the ones queued at a stopping worker
+  are reset. Here the master binds and listens one SO_REUSEPORT socket per worker slot
+  at start, and each worker, and its successors, accept from their slot's socket: the
+  kernel still spreads new connections evenly over the slots, and a connection whose
+  slot has no ready worker (booting, replaced, killed, frozen) waits in that socket's
+  backlog until one is, never refused or reset. (One socket shared by all workers would
+  also never refuse, but the workers then race for each accept, and a burst of
+  connections, as a load balancer's or a proxy's pool opens them, lands on one worker
+  while the other idles: measured, all 8 of a benchmark's connections on one worker.)
 * **A new worker takes over only when it is ready.** A respawn (SIGHUP, lifetime, memory)
   stops the old worker once the new one has loaded the app (its first heartbeat), not
   after a fixed interval; granian would stop it after `respawn_interval` whatever the
@@ -148,20 +154,32 @@ class Supervisor(MPServer):
         self._killed: set[int] = set()  # PIDs the watchdog killed (once each)
         self._stopping = threading.Event()
         self._watchdog: threading.Thread | None = None
+        self._slot_sockets: list[tuple[Any, socket.socket]] = []  # one per worker slot
 
-    # -- the shared socket --------------------------------------------------------------
+    # -- the listening sockets -------------------------------------------------------
     def _init_shared_socket(self) -> None:
         if self.bind_uds or sys.platform != "linux":
             return super()._init_shared_socket()  # granian shares one socket there already
-        self._shd = SocketSpec(self.bind_addr, self.bind_port, self.backlog).build()
-        self._sfd = self._shd.get_fd()  # bound (SO_REUSEPORT, SO_REUSEADDR), not listening
+        spec = SocketSpec(self.bind_addr, self.bind_port, self.backlog)
+        self._slot_sockets = []
+        for _ in range(self.workers):  # port 0: the first build picks it, the rest reuse it
+            holder = spec.build()  # bound with SO_REUSEPORT, not listening yet
+            sock = socket.socket(fileno=holder.get_fd())
+            sock.set_inheritable(True)
+            sock.listen(self.backlog)  # from now until shutdown: the kernel queues for it
+            self._slot_sockets.append((holder, sock))
         self._ssp = None
-        sock = socket.socket(fileno=self._sfd)
-        sock.set_inheritable(True)
-        sock.listen(self.backlog)  # from now until shutdown: no connection is refused
-        self._sso = sock
+        self._shd, self._sso = self._slot_sockets[0]
+
+    def _drop_shared_socket(self) -> None:
+        super()._drop_shared_socket()
+        for _, sock in self._slot_sockets:
+            sock.close()
+        self._slot_sockets = []
 
     def _spawn_worker(self, idx: int, target: Any, callback_loader: Any) -> Worker:
+        if self._slot_sockets:  # the slot's socket: granian passes self._shd/_sso on
+            self._shd, self._sso = self._slot_sockets[idx]
         worker = super()._spawn_worker(idx, target, callback_loader)
         worker.__class__ = Worker  # before start(), which starts its watcher
         return worker
