@@ -23,13 +23,15 @@ per-request work is a fraction of gunicorn's. Settings come from the environment
     SHINPAN_PROXY_HOPS, SHINPAN_TRUSTED_HOSTS   read by the app (webapp/http/security.py)
 
 Processes (webapp/server/supervisor.py, granian's process manager with three changes): the
-master listens on the port for the server's whole life and the workers accept from its
-socket, so no connection is ever refused while a worker boots or stops; SIGHUP replaces
-the workers one by one, each old one stopping once its successor is ready ("Reload done"
-in the log when all are); a worker that dies is respawned, one that freezes is killed
-and respawned by the watchdog. SIGTERM/SIGINT stop gracefully. A stopping worker closes
-its idle kept-alive connections, as HTTP allows: a client's next request on one meets
-a closed connection and is sent again on a new one (browsers do).
+master listens for the server's whole life, one socket per worker slot, and each worker
+accepts from its slot's socket, so no connection is ever refused while a worker boots,
+stops or hangs (it waits in the backlog); SIGHUP replaces the workers one by one, each
+old one stopping once its successor is ready ("Reload done" in the log when all are,
+"Reload stopped" and the old worker kept if a new one cannot start); a worker that dies
+is respawned, one that freezes is killed and respawned by the watchdog. SIGTERM/SIGINT
+stop gracefully. A stopping worker closes its idle kept-alive connections, as HTTP
+allows: a client's next request on one meets a closed connection and is sent again on
+a new one (browsers do).
 
 Request bodies: granian 2.8 has no read timeout for a WSGI body, and a body can only be
 read on the request's own thread (a read handed to another thread stalls the worker's
