@@ -142,9 +142,12 @@ def test_a_non_ascii_query_is_read_as_under_wsgi(base, target, shown):
 
 def test_kill_then_reload_refuses_nothing(base):
     """As under WSGI (the 0.1 % is measured there and by `make faulttest`): no connection
-    refused, no request lost but the ones the killed worker had, every worker new."""
+    refused, every worker new, and no request lost but the ones a worker had when it was
+    killed or stopped: granian cancels an ASGI worker's requests when it stops it. Each
+    of the 8 connections loses at most one per such end: the killed worker, its
+    stand-in if granian respawned it before the reload, and the other worker."""
     report, failures = faulttest.kill_then_reload(base, duration=4.0, min_requests=0,
-                                                  max_failed=8)  # its concurrency
+                                                  max_failed=3 * 8)
     assert not failures, "\n".join(report + failures)
 
 
@@ -159,8 +162,9 @@ def lone(tmp_path_factory):
 
 def test_a_lone_worker_killed_then_reloaded_refuses_nothing(lone):
     """Each request on a fresh connection: the ones in flight when the only worker is
-    killed fail (one per connection at most); every other one waits in the backlog until
-    a worker is ready, none is refused."""
+    killed fail, and under ASGI the ones in flight at its stand-in if granian respawned it
+    before the reload stops it (one per connection at most, each time); every other one
+    waits in the backlog until a worker is ready, none is refused."""
     concurrency = 4
     stop = threading.Event()
     load: dict[str, loadgen.Result] = {}
@@ -185,7 +189,7 @@ def test_a_lone_worker_killed_then_reloaded_refuses_nothing(lone):
         loader.join()
     result = load["result"]
     assert not any("Refused" in label for label in result.errors), dict(result.errors)
-    assert result.error_count <= concurrency, dict(result.errors)
+    assert result.error_count <= 2 * concurrency, dict(result.errors)
     after = server.worker_pids(lone.pid)
     assert len(after) == 1 and after.isdisjoint(before)
 
