@@ -206,7 +206,8 @@ def test_kill_then_reload_refuses_nothing(base):
 def test_frozen_worker_is_killed_and_replaced(base):
     """kill -STOP of a worker: the watchdog kills it after WORKER_TIMEOUT without a
     heartbeat and says so; a new worker replaces it; new connections are answered by the
-    other worker meanwhile (the shared socket: a frozen worker accepts none)."""
+    other worker meanwhile, and the ones the kernel put in its slot once the replacement
+    is ready (the slot's socket holds them)."""
     report, failures = faulttest.frozen_worker(base, limit=30.0)
     assert not failures, "\n".join(report + failures)
 

@@ -139,8 +139,9 @@ class Worker(WorkerProcess):
 
 
 class Supervisor(MPServer):
-    """granian's MPServer with a shared listening socket, ready-gated respawns and a
-    watchdog (see the module's text). `worker_timeout=0` turns the watchdog off."""
+    """granian's MPServer with a listening socket per worker slot for the server's life,
+    ready-gated respawns and a watchdog (see the module's text). `worker_timeout=0` turns
+    the watchdog off."""
 
     def __init__(self, *args: Any, worker_timeout: float = 10.0, boot_timeout: float = 60.0,
                  **kwargs: Any) -> None:
