@@ -439,4 +439,4 @@ def test_rule_links_are_marked_as_rules(client):
     page = get(client, "a=1,1,1,1,1,1,2&b=1,0,1,2,1,2,1&check=1", "es").text  # the game goes on
     link = re.search(r'<a class="rule-link" href="[^"]*#victory\.immediate"[^>]*>.*?</a>', page)
     assert link and 'aria-label="Regla: La partida termina en el acto"' in link.group(0)
-    assert '<span class="rule-link__mark" aria-hidden="true">§</span>' in link.group(0)
+    assert '<span class="rule-link__mark" aria-hidden="true">§</span>&nbsp;La partida' in link.group(0)
