@@ -1,17 +1,18 @@
 """The catalogs: complete, never fuzzy, placeholders and markup intact, plurals right, one
-term per concept in every language.
+term per concept and no sentence that depends on a player's gender, in every language.
 
 `pybabel compile` silently skips a catalog whose header is fuzzy and falls back to the
 English text for fuzzy or empty entries, so these checks are what keeps a page from
-quietly showing English. The catalogs are read as the merge will make them: with a branch's
-translations/incoming/*.json applied (tools/po_incoming.py), as tests/conftest.py compiles them.
+quietly showing English. They read the catalogs the tests read (tests/conftest.py: the
+repository's, with the translations delivered as JSON applied and the toy game's strings
+merged in), so a branch's new strings, and a new game's, are checked before they merge.
 """
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -20,44 +21,36 @@ import yaml
 from babel.messages.pofile import read_po
 
 from rulebook.i18n import LANGUAGES, translator
-from tools.po_incoming import apply_entries, load_entries
+from tools import po_check
+from tools.po_incoming import entry_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
-BRACES = re.compile(r"(?<!\{)\{([a-z_]+)\}(?!\})")
-PERCENT = re.compile(r"%\(([a-z_]+)\)[sd]")
-# HTML a message may carry: tags (with their attributes) and character references
-MARKUP = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|&(?:[A-Za-z][A-Za-z0-9]*|#\d+|#x[0-9A-Fa-f]+);")
 GLOSSARY = ROOT / "translations" / "glossary.yaml"
 
 
 def catalog(lang):
-    with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
-        cat = read_po(handle, locale=lang)
-    apply_entries(cat, lang, load_entries()[1], add=True)
-    return cat
-
-
-def placeholders(text: str) -> set[str]:
-    return set(BRACES.findall(text)) | {f"%({p})" for p in PERCENT.findall(text)}
-
-
-def markup(text: str) -> Counter:
-    """The tags and character references of a text, whitespace inside a tag normalized."""
-    return Counter(" ".join(m.split()) for m in MARKUP.findall(text))
+    path = Path(os.environ["SHINPAN_TRANSLATIONS"]) / lang / "LC_MESSAGES" / "messages.po"
+    with open(path, "rb") as handle:
+        return read_po(handle, locale=lang)
 
 
 @pytest.fixture(scope="module")
 def extracted_ids(tmp_path_factory):
-    """Extract afresh, exactly as `make translations` does, to catch strings never merged."""
+    """Extract afresh, exactly as `make translations` does, to catch strings never merged;
+    with the toy game's strings (extracted as the repository's, conftest.py)."""
+    from conftest import toy_game_messages
+
     pot = tmp_path_factory.mktemp("pot") / "messages.pot"
-    bin_dir = Path(sys.executable).parent
     subprocess.run(
-        [str(bin_dir / "pybabel"), "extract", "-F", "babel.cfg", "-k", "N_", "-k", "Np_:1,2",
-         "-k", "lazy_gettext", "-k", "_l", "-o", str(pot), "."],
+        [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",
+         "-k", "N_", "-k", "Np_:1,2", "-k", "lazy_gettext", "-k", "_l", "-o", str(pot), "."],
         cwd=ROOT, check=True, capture_output=True)
     with open(pot, "rb") as handle:
-        return {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in read_po(handle) if m.id}
+        found = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                 for m in read_po(handle) if m.id}
+    toy = {(context, m if isinstance(m, str) else m[0]) for context, m, _ in toy_game_messages()}
+    return found | toy
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -85,120 +78,57 @@ def test_catalog_holds_every_extracted_string(lang, extracted_ids):
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_placeholders_intact(lang):
-    problems = []
-    for message in catalog(lang):
-        if not message.id or message.fuzzy:
-            continue
-        ids = [message.id] if isinstance(message.id, str) else list(message.id)
-        forms = message.string if isinstance(message.string, (list, tuple)) else [message.string]
-        wanted = set().union(*(placeholders(i) for i in ids))
-        for form in forms:
-            got = placeholders(form)
-            # A singular form may spell the number out ("one card"): only a count may go.
-            if got - wanted or (wanted - got) - {"count", "%(num)", "%(count)"}:
-                problems.append(f"{message.context or ''} {ids[0]!r}: {sorted(got)} vs {sorted(wanted)}")
-        if message.context and "{" in "".join(forms):
-            for form in forms:  # rule texts go through str.format: no stray braces
-                assert form.count("{") == form.count("}"), form
+    problems = po_check.catalog_problems(catalog(lang))
     assert not problems, f"{lang}: " + "\n".join(problems[:20])
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_markup_intact(lang):
-    """Every form of every entry carries the tags and entities of its source, no more and
-    no fewer (a page renders them: a lost </strong> or a stray &nbsp; shows)."""
-    problems = []
-    for message in catalog(lang):
-        if not message.id or message.fuzzy:
-            continue
-        ids = [message.id] if isinstance(message.id, str) else list(message.id)
-        forms = message.string if isinstance(message.string, (list, tuple)) else [message.string]
-        wanted = markup(ids[-1])
-        assert all(markup(i) == wanted for i in ids), f"singular and plural differ: {ids}"
-        for form in forms:
-            if markup(form) != wanted:
-                problems.append(f"{message.context or ''} {ids[0]!r}: {sorted(markup(form).elements())}"
-                                f" vs {sorted(wanted.elements())}")
-    assert not problems, f"{lang}: " + "\n".join(problems[:20])
+@pytest.mark.parametrize("source, translation, wrong", [
+    ("{player} wins.", "{player} gewinnt.", None),
+    ("{player} wins.", "{spieler} gewinnt.", "{spieler}"),  # renamed
+    ("{player} wins {points}.", "{player} gewinnt.", "left out"),
+    ("Both tie.", "Gleichstand {player}.", "the source lacks"),  # added
+    ("{a} and {b}", "{a} und {b", "parse"),  # a brace lost
+    ("{a} and {b}", "{a} und }{b}", "parse"),
+    ("%(game)s: the rules", "%(game)s : les règles", None),
+    ("%(game)s: the rules", "Die Regeln", "left out"),
+    ("%(num)d rounds", "%(num)s Runden", None),  # the same name, another conversion
+    ("%(num)d rounds", "%(count)d Runden", "%(count)"),
+    ("%s of %s", "%s von", "left out"),
+    ("100%% sure, %(name)s", "%(name)s, sicher", None),
+    (("{count} geisha", "{count} geishas"), ("eine Geisha", "{count} Geishas"), None),
+    (("{count} geisha", "{count} geishas"), ("{count} Geisha", "{cuont} Geishas"), "form 1"),
+    (("%(num)d rule for %(game)s", "%(num)d rules for %(game)s"),
+     ("%(num)d правило", "%(num)d правила для %(game)s", "%(num)d правил для %(game)s"),
+     "form 0: placeholders left out: ['%(game)']"),
+    (("%(num)d card", "%(num)d cards"), ("une carte", "%(num)d cartes"), None),
+    # markup: the source's tags and entities, in any order, no more and no fewer
+    ("Pick <strong>one</strong> &amp; go", "Elige <strong>una</strong> &amp; ve", None),
+    ("<a href=\"#x\">this</a> rule", "la règle <a href=\"#x\">ceci</a>", None),
+    ("Pick <strong>one</strong>", "Elige <strong>una", "markup"),  # a tag lost
+    ("Pick one", "Elige <em>una</em>", "markup"),  # a tag added
+    ("Score: %(num)s", "Puntos:&nbsp;%(num)s", "markup"),  # an entity added
+    ("<a href=\"#x\">rule</a>", "<a href=\"#y\">regla</a>", "markup"),  # an attribute changed
+    (("<b>%(num)d</b> card", "<b>%(num)d</b> cards"), ("<b>%(num)d</b> Karte", "%(num)d Karten"),
+     "form 1: markup"),
+    ("4 < 5 & 6 > 5, Q&A", "4 < 5 y 6 > 5", None),  # comparison signs, a bare & are text
+])
+def test_the_placeholder_check_catches_what_breaks_a_page(source, translation, wrong):
+    found = po_check.problems(source, translation)
+    if wrong is None:
+        assert found == []
+    else:
+        assert found and wrong in " ".join(found), found
 
 
-def test_markup_check_sees_a_lost_tag():
-    assert markup('Pick <strong>one</strong> &amp; go') == markup('Elige <strong>una</strong> &amp; ve')
-    assert markup('<strong>one</strong>') != markup('<strong>una')
-    assert markup('one') != markup('una&nbsp;')
-    assert markup('<a href="#x">a</a>') != markup('<a href="#y">a</a>')
-    assert not markup("Q&A: 4 < 5 and 6 > 5, /api/v1/{game}/score")
-
-
-def glossary() -> dict[str, Any]:
-    with open(GLOSSARY, encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
-
-
-# What holds a player's name in a message (names and the default "el jugador A" alike).
-NAME = r"(?:\{(?:player|other|opponent|expected|winner)\}|%\((?:player|name|winner)\)s)"
-PLAYER = re.compile(NAME)
-
-
-def extracted_messages(lang: str, extracted_ids: set) -> list[tuple[tuple, list[str]]]:
-    """((context, msgid), forms) of the catalog's messages that the code still uses."""
-    out = []
-    for message in catalog(lang):
-        key = (message.context, message.id if isinstance(message.id, str) else message.id[0])
-        if message.id and key in extracted_ids:
-            forms = message.string if isinstance(message.string, (list, tuple)) else [message.string]
-            out.append((key, [message.id] if isinstance(message.id, str) else list(message.id), forms))
-    return out
-
-
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_one_term_per_concept(lang, extracted_ids):
-    """A variant the glossary (translations/glossary.yaml) rules out appears in no message
-    that the site, the API or the CLI uses."""
-    terms = glossary().get(lang, [])
-    banned = [(re.compile(variant), term) for term in terms for variant in term["not"]]
-    problems = []
-    for key, _ids, forms in extracted_messages(lang, extracted_ids):
-        for form in forms:
-            for pattern, term in banned:
-                found = pattern.search(form)
-                if found:
-                    problems.append(f"{key[0] or ''} {key[1][:50]!r}: {found.group(0)!r}, "
-                                    f"use {term['use']!r} ({term['why']})")
-    assert not problems, f"{lang}: " + "\n".join(problems[:20])
-
-
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_sentences_with_a_name_fit_any_name(lang, extracted_ids):
-    """A message that holds a player's name has no form that agrees with the name's gender
-    (`gendered` in translations/glossary.yaml): "Олена вже переміг" is what it prevents."""
-    patterns = [re.compile(p.replace("NAME", NAME)) for p in glossary()["gendered"].get(lang, [])]
-    problems = []
-    for key, ids, forms in extracted_messages(lang, extracted_ids):
-        if not any(PLAYER.search(i) for i in ids):
-            continue
-        for form in forms:
-            for pattern in patterns:
-                found = pattern.search(form)
-                if found:
-                    problems.append(f"{key[1][:50]!r}: {found.group(0)!r} in {form!r}")
-    assert not problems, f"{lang}: " + "\n".join(problems[:20])
-
-
-def test_glossary_is_well_formed():
-    entries = dict(glossary())
-    gendered = entries.pop("gendered")
-    assert set(entries) <= set(TRANSLATED) and set(gendered) <= set(TRANSLATED)
-    for patterns in gendered.values():
-        for pattern in patterns:
-            assert "NAME" in pattern, pattern  # a form is gendered next to a name
-            re.compile(pattern.replace("NAME", NAME))
-    for lang, terms in entries.items():
-        for term in terms:
-            assert set(term) == {"use", "not", "why"}, term
-            for variant in term["not"]:
-                pattern = re.compile(variant)
-                assert not pattern.search(term["use"]), f"{lang}: {variant!r} bans {term['use']!r}"
+def test_incoming_translations_are_checked_before_they_are_written():
+    """tools/po_incoming.py refuses, before writing any catalog, an entry that would break."""
+    entry = {"context": None, "msgid": "{count} geisha", "msgid_plural": "{count} geishas",
+             "de": ["{count} Geisha", "{count} Geishas"],
+             "uk": ["{count} гейша", "{count} гейші"], "fr": ["{count} geisha", "{nombre} geishas"]}
+    found = entry_problems([entry], {"de": 2, "uk": 3, "es": 2, "fr": 2})
+    assert len(found) == 2
+    assert "needs 3 forms" in found[0] and found[0].startswith("uk:")
+    assert "{nombre}" in found[1] and found[1].startswith("fr:")
 
 
 UK_GEISHAS = {1: "гейша", 2: "гейші", 5: "гейш", 11: "гейш", 21: "гейша", 22: "гейші", 25: "гейш",
@@ -231,3 +161,76 @@ def test_french_counts_zero_as_singular():
     t = translator("fr")
     assert t.ngettext("{count} geisha", "{count} geishas", 0) == t.ngettext(
         "{count} geisha", "{count} geishas", 1)
+
+
+# -- one term per concept, and sentences that fit any player's name -------------------------
+# What holds a player's name in a message (a real one, or the default "el jugador A").
+NAME = r"(?:\{(?:player|other|opponent|expected|winner)\}|%\((?:player|name|winner)\)s)"
+
+
+def glossary() -> dict[str, Any]:
+    with open(GLOSSARY, encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def used_messages(lang: str, extracted_ids: set) -> list[tuple[tuple, list[str], list[str]]]:
+    """((context, msgid), source texts, forms) of the messages the code still uses."""
+    out = []
+    for message in catalog(lang):
+        key = (message.context, message.id if isinstance(message.id, str) else message.id[0])
+        if message.id and key in extracted_ids:
+            ids = [message.id] if isinstance(message.id, str) else list(message.id)
+            forms = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+            out.append((key, ids, list(forms)))
+    return out
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_one_term_per_concept(lang, extracted_ids):
+    """No message the site, the API or the CLI uses holds a variant that
+    translations/glossary.yaml rules out ("conflicto" where Spanish says "victorias
+    simultáneas", "Blattkarte" where German says "einfache Karte")."""
+    banned = [(re.compile(variant), term) for term in glossary().get(lang, [])
+              for variant in term["not"]]
+    problems = []
+    for key, _ids, forms in used_messages(lang, extracted_ids):
+        for form in forms:
+            for pattern, term in banned:
+                found = pattern.search(form)
+                if found:
+                    problems.append(f"{key[0] or ''} {key[1][:50]!r}: {found.group(0)!r}, "
+                                    f"use {term['use']!r} ({term['why']})")
+    assert not problems, f"{lang}: " + "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_sentences_with_a_name_fit_any_name(lang, extracted_ids):
+    """A message that holds a player's name has no form that agrees with the name's gender
+    (`gendered` in translations/glossary.yaml): "Олена вже переміг", "María figura como
+    ganador" and "Élodie est désigné vainqueur" are what it keeps out."""
+    patterns = [re.compile(p.replace("NAME", NAME)) for p in glossary()["gendered"].get(lang, [])]
+    problems = []
+    for key, ids, forms in used_messages(lang, extracted_ids):
+        if not any(re.search(NAME, text) for text in ids):
+            continue
+        for form in forms:
+            for pattern in patterns:
+                found = pattern.search(form)
+                if found:
+                    problems.append(f"{key[1][:50]!r}: {found.group(0)!r} in {form!r}")
+    assert not problems, f"{lang}: " + "\n".join(problems[:20])
+
+
+def test_glossary_is_well_formed():
+    entries = dict(glossary())
+    gendered = entries.pop("gendered")
+    assert set(entries) <= set(TRANSLATED) and set(gendered) <= set(TRANSLATED)
+    for patterns in gendered.values():
+        for pattern in patterns:
+            assert "NAME" in pattern, pattern  # a form is gendered next to a name
+            re.compile(pattern.replace("NAME", NAME))
+    for lang, terms in entries.items():
+        for term in terms:
+            assert set(term) == {"use", "not", "why"}, term
+            for variant in term["not"]:
+                assert not re.search(variant, term["use"]), f"{lang}: {variant!r} bans {term['use']!r}"
