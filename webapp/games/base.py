@@ -63,6 +63,10 @@ class WebGame:
     checker: Callable[[Any, Mapping[str, str], str], Any] | None = None
     # The module of page helpers the game's partial templates call (`game.helpers.…`).
     helpers: Any = None
+    # (rulebook, language) -> the game's finder (webapp/games/finding.py), for
+    # /<lang>/<game>/which; the player aid is templates/games/<slug>/aid.html (when `aid`).
+    finder: Callable[[Any, str], Any] | None = None
+    aid: bool = False
     # A folder holding templates/games/<slug>/ when they are not webapp's own (a game
     # defined outside this package).
     templates: str | None = None

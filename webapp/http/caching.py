@@ -47,7 +47,8 @@ from . import compression
 # Endpoints whose 200 answers are a pure function of the URL (add game pages here).
 PAGE_ENDPOINTS = frozenset({"site.home", "site.search", "site.developers", "site.offline",
                             "rules.rules", "rules.disagreements", "rules.search",
-                            "checker.checker", "koikoi_checker.score"})
+                            "checker.checker", "koikoi_checker.score",
+                            "finder.which", "aid.aid"})
 PAGE_MAX_AGE = 300  # seconds a browser or CDN may reuse a rules page without asking
 PAGE_CACHE_SIZE = 256  # pages kept per worker (about 50 KB each, 10 KB per compressed form)
 MAX_STATIC_FILE = 2 * 1024 * 1024  # bytes: our CSS and JS are a few KB
