@@ -17,8 +17,10 @@ MAX_HOUSE = 40  # characters: a name on a phone's line and a printed sheet's hea
 
 
 def clean(text: str) -> str:
-    """Spaces collapsed, control and format characters (line breaks, bidi controls) dropped."""
-    kept = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
+    """Control characters (line breaks, tabs) as spaces, format characters (bidi controls,
+    zero-width marks) dropped, spaces collapsed."""
+    kinds = [(c, unicodedata.category(c)) for c in text]
+    kept = "".join(" " if kind == "Cc" else c for c, kind in kinds if kind != "Cf")
     return " ".join(kept.split())
 
 

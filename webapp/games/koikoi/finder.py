@@ -188,7 +188,8 @@ class KoikoiFinder:
     def refused(self, candidate: str, settings: dict[str, Any]) -> set[str]:
         """Ask the referee about a round with these options: the ones it refuses."""
         answer = referee({"game": "koikoi", "ruleset": candidate, "options": settings,
-                          "rounds": [{"winner": None, "koikoi": {"a": 0, "b": 0}}]}, self.lang)
+                          "rounds": [{"winner": None, "koikoi": {"a": 0, "b": 0}}]},
+                         self.lang, self.rb)
         refused = set()
         for error in answer.get("errors", ()):
             parts = error["path"].strip("/").split("/")
