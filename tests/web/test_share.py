@@ -78,7 +78,7 @@ def test_the_qr_code_is_the_link_shown_as_text(client, name):
     path = urlsplit(PAGES[name]).path.format(lang="de")
     assert urlsplit(shown).path == path  # the page it is on, with its settings only
     assert set(args(shown)) == {"house", *SETTINGS[name.split("-")[0]]}
-    svg = re.search(r"<svg .*?</svg>", share, re.S).group(0)
+    svg = re.search(r"<svg .*?</svg>", share, re.DOTALL).group(0)
     assert 'role="img"' in svg and "aria-label=" in svg
     expected = segno.make(shown, error="m", micro=False)
     assert re.search(r' d="([^"]+)"', expected.svg_inline(border=4, dark="#000", light=None,

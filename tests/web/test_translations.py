@@ -23,8 +23,14 @@ PERCENT = re.compile(r"%\(([a-z_]+)\)[sd]")
 
 
 def catalog(lang):
+    """The language's catalog as the merge will make it: with the translations a branch
+    delivers in translations/incoming/*.json applied (as tests/conftest.py compiles them)."""
+    from tools.po_incoming import apply_entries, load_entries
+
     with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
-        return read_po(handle)
+        cat = read_po(handle, locale=lang)
+    apply_entries(cat, lang, load_entries()[1], add=True)
+    return cat
 
 
 def placeholders(text: str) -> set[str]:
