@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from html import unescape
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote_plus, urlsplit
 
 import pytest
 import segno
@@ -72,7 +72,9 @@ def test_every_link_of_the_game_keeps_the_house_name_and_settings(client, name, 
 def test_the_qr_code_is_the_link_shown_as_text(client, name):
     html = page(client, PAGES[name].format(lang="de") + "&house=Oma%27s+rules+%26+more")
     share = html[html.index('<section class="share"'):]
-    shown = unescape(re.search(r'<a id="share-link" href="([^"]+)">([^<]+)</a>', share).group(2))
+    link = re.search(r'<a id="share-link" href="([^"]+)">([^<]+)</a>', share)
+    shown = unescape(link.group(1))
+    assert unquote_plus(unescape(link.group(2))) == unquote_plus(shown)  # the same link
     assert shown.startswith("http://localhost/de/")
     assert args(shown).get("house") == HOUSE
     path = urlsplit(PAGES[name]).path.format(lang="de")
@@ -124,3 +126,11 @@ def test_the_page_cache_tells_house_names_apart(client):
     first = page(client, "/en/koikoi/?house=Zanzibar")
     second = page(client, "/en/koikoi/?house=Quetzal")
     assert "Zanzibar" in first and "Quetzal" in second and "Quetzal" not in first
+
+
+def test_the_link_text_reads_as_words_and_stays_the_same_link():
+    from webapp.pages.qr import readable_url
+
+    url = "http://x/uk/koikoi/?house=%D0%91%D0%B0%D0%B1%D1%83%D1%81%D0%B8%D0%BD%D1%96+%26+%2B1"
+    assert readable_url(url) == "http://x/uk/koikoi/?house=Бабусині+%26+%2B1"
+    assert parse_qs(urlsplit(readable_url(url)).query) == parse_qs(urlsplit(url).query)

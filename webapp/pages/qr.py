@@ -9,7 +9,9 @@ of the game, with the page's settings only: ruleset or edition, options, `house=
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from urllib.parse import unquote
 
 import segno
 from flask import Blueprint, request, url_for
@@ -34,6 +36,17 @@ def qr_svg(url: str, label: str) -> Markup:
     """The QR code of `url` as inline SVG, an image named `label` for screen readers."""
     svg = _svg(url)
     return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1))
+
+
+NON_ASCII = re.compile(r"(?:%[89A-Fa-f][0-9A-Fa-f])+")  # the escapes of UTF-8 beyond ASCII
+
+
+@bp.app_template_filter()
+def readable_url(url: str) -> str:
+    """A link as a person reads it: `Бабусині` rather than `%D0%91…`. Escapes of ASCII
+    (`%26` in a name with "&") stay, so the text copied by hand is still the same link;
+    the href and the code keep the encoded form."""
+    return NON_ASCII.sub(lambda match: unquote(match.group(0)), url)
 
 
 @bp.app_template_global()
