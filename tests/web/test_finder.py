@@ -128,11 +128,23 @@ def test_answers_that_no_ruleset_gives_become_options_the_checker_applies(client
     assert f'data-key="{key}"' in html  # named among the options set
 
 
-def test_a_value_no_option_changes_is_named_as_a_difference(client):
-    """Five Brights at 15 with Three Brights at 5: no ruleset has both, no option sets points."""
-    html = html_of(client.get("/en/koikoi/which?yaku.goko=15&yaku.sanko=5"))
+def test_a_value_no_option_changes_is_named_as_a_difference(client, app):
+    """Two yaku values no ruleset has together (no option sets points): the page names
+    the one the nearest ruleset does not share."""
+    finder = KoikoiFinder(GAMES["koikoi"].rulebook, "en")
+    with app.test_request_context("/en/koikoi/which"):
+        asked = [q for q in choose(finder.questions(), list(finder.rb.rulesets))
+                 if q.key.startswith("yaku.")]
+        combos = [{q1.key: a1, q2.key: a2} for i, q1 in enumerate(asked) for q2 in asked[i + 1:]
+                  for a1 in q1.answers for a2 in q2.answers]
+        found = next((nearest(finder, asked, c), c) for c in combos
+                     if nearest(finder, asked, c).differences)
+    (result, answers) = found
+    html = html_of(client.get("/en/koikoi/which", query_string={
+        key: a.token for key, a in answers.items()}))
     assert 'id="result-differences"' in html
-    assert re.search(r'data-key="yaku\.(goko|sanko)"', html)
+    for q, _answer, _value in result.differences:
+        assert f'data-key="{q.key}"' in html
 
 
 def test_bad_answers_are_named_and_left_out(client):

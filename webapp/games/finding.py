@@ -177,17 +177,23 @@ def read_answers(questions: Sequence[Question], args: Mapping[str, str],
 
 def _fit(finder: Finder, questions: Sequence[Question], answers: Mapping[str, Answer],
          candidate: str) -> tuple[tuple[int, int], dict[str, Any], list, list]:
-    """How far the candidate is from the answers: (answers no option can bridge, answers
-    an option bridges), the options, and which answers became options or stay differences."""
+    """How far the candidate is from the answers: (twice the answers no option can bridge,
+    plus the answers about facts no source gives for it: a ruleset we know little of is
+    not nearer than one that agrees; then the answers an option bridges), the options, and
+    which answers became options or stay differences."""
     settings: dict[str, Any] = {}
     changed: list[tuple[Question, Answer]] = []
     open_: list[tuple[Question, Answer]] = []
+    unknown = 0
     for q in questions:
         answer = answers.get(q.key)
         if answer is None:
             continue
         value = q.values.get(candidate, UNKNOWN)
-        if value is UNKNOWN or value == answer.value:
+        if value is UNKNOWN:
+            unknown += 1
+            continue
+        if value == answer.value:
             continue
         options = q.settle(candidate, answer) if q.settle else None
         if options:
@@ -205,7 +211,7 @@ def _fit(finder: Finder, questions: Sequence[Question], answers: Mapping[str, An
                 for key in options:
                     settings.pop(key, None)
     differences = [(q, a, q.label_of(q.values[candidate])) for q, a in open_]
-    return (len(open_), len(changed)), settings, changed, differences
+    return (2 * len(open_) + unknown, len(changed)), settings, changed, differences
 
 
 def nearest(finder: Finder, questions: Sequence[Question], answers: Mapping[str, Answer],

@@ -1,8 +1,10 @@
 """Hanamikoji's side of the finder (webapp/pages/finder.py): which box is on the table?
 
-The editions are told apart by what is printed on each box, fields every edition has: its
-publisher, its language and its year (`box.<field>`). An edition whose year no source
-gives is neither matched nor missed by a year. A new edition needs no code here.
+The editions are told apart by what is on each box, fields every edition has: its
+publisher, its language, its year and who the seven figures are (`box.<field>`; the
+theme tells Jixia Academy's scholars from Deep Water's own geishas). A fact no source
+gives (Rulebook.provenance says `unknown`) is neither matched nor missed. A new edition
+needs no code here; a new theme needs its name below.
 """
 from __future__ import annotations
 
@@ -19,6 +21,12 @@ BOX_FIELDS = {
     "publisher": lazy_gettext("Who published your box?"),
     "language": lazy_gettext("In which language are your box and rulebook?"),
     "year": lazy_gettext("Which year is printed on your box?"),
+    "theme": lazy_gettext("Whose favour do the players win on your cards?"),
+}
+THEMES = {  # Edition.theme: what the seven figures are
+    "geishas": lazy_gettext("Seven geishas"),
+    "dancers": lazy_gettext("Seven dancers"),
+    "scholars": lazy_gettext("Seven scholars"),
 }
 
 
@@ -39,14 +47,28 @@ class HanamikojiFinder:
 
     def candidates(self) -> list[Candidate]:
         terms = self.terms
-        return [Candidate(e.id, terms.edition_label(e), terms.sources(e.action_names.sources))
-                for e in self.rb.editions.values()]
+        out = []
+        for e in self.rb.editions.values():
+            # the box as players know it, where that is more than its publisher
+            name = getattr(e, "name", e.publisher)
+            label = terms.edition_label(e) if name == e.publisher else name
+            out.append(Candidate(e.id, label, terms.sources(e.action_names.sources)))
+        return out
+
+    def _value(self, edition: Any, name: str) -> Any:
+        value = getattr(edition, name, None)
+        provenance = getattr(self.rb, "provenance", None)
+        if value is None or (callable(provenance) and provenance(edition.id, name).basis
+                             == "unknown"):
+            return UNKNOWN
+        return value
 
     def questions(self) -> list[Question]:
         out = []
         for name, text in BOX_FIELDS.items():
-            values = {e.id: UNKNOWN if getattr(e, name) is None else getattr(e, name)
-                      for e in self.rb.editions.values()}
+            if not all(hasattr(e, name) for e in self.rb.editions.values()):
+                continue  # a field this rulebook's editions do not have
+            values = {e.id: self._value(e, name) for e in self.rb.editions.values()}
             known = []
             for value in values.values():
                 if value is not UNKNOWN and value not in known:
@@ -58,7 +80,11 @@ class HanamikojiFinder:
         return out
 
     def _label(self, name: str, value: Any) -> str:
-        return language_name(value, self.lang) if name == "language" else str(value)
+        if name == "language":
+            return language_name(value, self.lang)
+        if name == "theme":
+            return str(THEMES.get(value, value))
+        return str(value)
 
     def refused(self, candidate: str, settings: dict[str, Any]) -> set[str]:
         return set()  # a box's facts set no option

@@ -44,7 +44,22 @@ QUESTIONS = {
     "draw_dealer": lazy_gettext("Who deals after a round that nobody won?"),
     "draw_dealer_points": lazy_gettext("What does the dealer score when the cards run out "
                                        "and nobody won?"),
+    "field_multiplier": lazy_gettext("Do the brights dealt to the field multiply the score?"),
+    "lucky_hands": lazy_gettext("What does a dealt hand of four cards of a month, or of four "
+                                "pairs, do?"),
+    "both_lucky_hands": lazy_gettext("What happens when both players are dealt such a hand?"),
+    "lucky_hands_stack": lazy_gettext("Does a hand with both Four of a Month and Four Pairs "
+                                      "score both?"),
+    "koikoi_minimum": lazy_gettext("How many points must your yaku be worth before you may "
+                                   "call koi-koi?"),
+    "match_target": lazy_gettext("Is a match played to a number of points?"),
+    "start_points": lazy_gettext("How many points does each player start with?"),
+    "zero_sum": lazy_gettext("Does the winner of a round take the points from the other "
+                             "player?"),
+    "end_at_zero": lazy_gettext("Does the match end when a player's total falls to 0?"),
 }
+# Options whose numbers are points (the rest count rounds, calls or a factor).
+POINTS = frozenset({"draw_dealer_points", "koikoi_minimum", "match_target", "start_points"})
 # Answers that read better after their question than the option's menu label.
 ANSWERS = {
     ("koikoi_multiplier", "opponent_called"): lazy_gettext(
@@ -53,7 +68,21 @@ ANSWERS = {
         "The winner's score doubles if the winner had called"),
     ("koikoi_multiplier", "per_call"): lazy_gettext(
         "The score is multiplied by the number of calls plus one"),
+    ("koikoi_multiplier", "anyone_called"): lazy_gettext(
+        "The winner's score doubles if either player had called"),
+    ("koikoi_multiplier", "none"): lazy_gettext("Nothing: the score is not doubled"),
     ("sake_cup_as_plain", "choose"): lazy_gettext("As an animal or a plain, whichever scores more"),
+    ("field_multiplier", "none"): lazy_gettext("No"),
+    ("field_multiplier", "brights"): lazy_gettext("Yes: times the number of those brights"),
+    ("field_multiplier", "brights_plus_one"): lazy_gettext(
+        "Yes: times the number of those brights plus one"),
+    ("lucky_hands", "win"): lazy_gettext("It wins the round at once"),
+    ("lucky_hands", "misdeal"): lazy_gettext("Nobody scores, and the cards are dealt again"),
+    ("both_lucky_hands", "draw"): lazy_gettext("The round is a draw"),
+    ("both_lucky_hands", "play_on"): lazy_gettext("Both hands are ignored and play goes on"),
+    ("rounds", None): lazy_gettext("No set number: the match is played to a score"),
+    ("match_target", None): lazy_gettext("No: a set number of rounds"),
+    ("koikoi_minimum", None): lazy_gettext("No minimum"),
 }
 
 
@@ -164,7 +193,7 @@ class KoikoiFinder:
         values = {r: rb.effective_options(r)[option] if self._documented(r, key) else UNKNOWN
                   for r in rb.rulesets}
         if spec.choices is not None:
-            offered = list(spec.choices)
+            offered = list(spec.choices) + ([None] if spec.nullable else [])
         else:  # a number: the values the rulesets use, no limit last
             used = {v for v in values.values() if v is not UNKNOWN}
             offered = sorted(v for v in used if v is not None) + (
@@ -206,6 +235,8 @@ def _option_answer(option: str, value: Any) -> str:
         return gettext("Yes")
     if value is False:
         return gettext("No")
+    if option in POINTS and isinstance(value, int):
+        return ngettext("%(num)s point", "%(num)s points", value)
     return option_label(option, value)
 
 
