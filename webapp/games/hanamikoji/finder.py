@@ -33,6 +33,9 @@ THEMES = {  # Edition.theme: what the seven figures are
 class HanamikojiFinder:
     learned_question = lazy_gettext("Which box do you have?")
     learned_hint = lazy_gettext("Its publisher, language and year are printed on the box.")
+    lead = lazy_gettext("The editions of Hanamikoji name the actions differently and end the "
+                        "game in different ways. Say which box you have, or answer what is "
+                        "printed on it, and the referee uses its rules.")
 
     def __init__(self, rb: Any, lang: str):
         self.rb = rb

@@ -89,6 +89,9 @@ ANSWERS = {
 class KoikoiFinder:
     learned_question = lazy_gettext("Where did you learn to play?")
     learned_hint = lazy_gettext("The app, game, website or rules leaflet your table follows.")
+    lead = lazy_gettext("Koi-Koi has no single official rulebook, and tables score it "
+                        "differently. Say where you learned, or answer a few questions, and "
+                        "the referee uses your rules.")
 
     def __init__(self, rb: Any, lang: str):
         self.rb = rb
