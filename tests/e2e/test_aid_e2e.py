@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+from functools import lru_cache
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -31,10 +32,15 @@ TARGETS = ("main a, main button, main input[type=text], main .check label, "
            "main summary, main select")
 
 
+@lru_cache(maxsize=1)
+def _client():
+    return create_app({"TESTING": True}).test_client()
+
+
 def longest_aid(game: str, lang: str) -> str:
     """The settings whose aid is the longest in `lang` (every ruleset or edition, every
     option that adds a rule to it), with a house name as long as one can be."""
-    client = create_app({"TESTING": True}).test_client()
+    client = _client()
     rb = GAMES[game].rulebook
     if game == "koikoi":
         choices = [f"ruleset={r}&tsukifuda=1&koikoi_multiplier=per_call" for r in rb.rulesets]
@@ -150,15 +156,16 @@ def test_finder_without_javascript_opens_the_checker_with_the_answers(browser, l
 def test_finder_and_share_pass_axe_and_fit_a_narrow_phone(axe_ctx, live_server, aid_folder, lang):
     page = axe_ctx.new_page()
     try:
-        for url in (f"/{lang}/koikoi/which?learned=yakuza&house=Oma",
-                    f"/{lang}/hanamikoji/which?box.publisher=Kosmos",
-                    f"/{lang}/koikoi/?ruleset=gamedesign&house=Oma",
-                    f"/{lang}/koikoi/aid?ruleset=fudawiki&house=Oma"):
+        # (page, what of it is ours: the rules page is scanned by the site's own tests)
+        for url, ours in ((f"/{lang}/koikoi/which?learned=yakuza&house=Oma", None),
+                          (f"/{lang}/hanamikoji/which?box.publisher=Kosmos", None),
+                          (f"/{lang}/koikoi/?ruleset=gamedesign&house=Oma", "#share"),
+                          (f"/{lang}/koikoi/aid?ruleset=fudawiki&house=Oma", None)):
             page.set_viewport_size(PHONE)
             page.goto(live_server + url)
             name = urlsplit(url).path.strip("/").replace("/", "-")
             page.screenshot(path=str(aid_folder / f"{name}-phone.png"), full_page=True)
-            assert not axe_violations(page), url
+            assert not axe_violations(page, within=ours), url
             assert not small_targets(page, TARGETS.replace("main", "#share, main .finder, "
                                                            "main .finder-result")), url
             page.set_viewport_size(NARROW)
