@@ -390,7 +390,7 @@ def kill_then_reload(base: server.Base, concurrency: int = 8, duration: float = 
                      min_requests: int = 5000,
                      max_failed: int | None = None) -> tuple[list[str], list[str]]:
     """Under valid load as browsers send it (kept-alive connections, compressed pages,
-    every third request on a fresh connection): SIGKILL one worker once 200 requests are
+    every fifth request on a fresh connection): SIGKILL one worker once 200 requests are
     answered, at once SIGHUP the master, and go on for `duration` seconds and `min_requests` answers in
     all, and at least one second after the log says the reload is done. No connection may
     be refused, at most MAX_FAILED_SHARE of the requests may fail (those the killed worker
@@ -400,9 +400,10 @@ def kill_then_reload(base: server.Base, concurrency: int = 8, duration: float = 
     apart. With `max_failed`, at most that many may fail instead, in a run of any length
     (`concurrency`: each connection loses at most the request it had at the killed worker)."""
     compressed = {"Accept-Encoding": "br, gzip"}
-    valid = [loadgen.get("/en/hanamikoji/", headers=compressed),
-             loadgen.get("/de/koikoi/", headers={**compressed, "Connection": "close"}),
-             loadgen.post_json(SCORE, board_requests(1)[0], label="score")]
+    score = loadgen.post_json(SCORE, board_requests(1)[0], label="score")
+    valid = [loadgen.get("/en/hanamikoji/", headers=compressed), score,
+             loadgen.get("/uk/koikoi/", headers=compressed), score,
+             loadgen.get("/de/koikoi/", headers={**compressed, "Connection": "close"})]
     before = server.worker_pids(base.pid)
     reloads = server.log_count(base, RELOAD_DONE)
     stop = threading.Event()

@@ -197,9 +197,27 @@ def test_kill_then_reload_refuses_nothing(base):
     0.1 % of at least 5,000 requests failed, every worker new (tools/faulttest.py says
     how; the requests the killed worker was answering are lost, so the share needs
     that many)."""
-    report, failures = faulttest.kill_then_reload(base, duration=4.0, min_requests=5000)
+    report, failures = faulttest.kill_then_reload(base, concurrency=4, duration=4.0,
+                                                  min_requests=5000)
     assert not failures, "\n".join(report + failures)
     settled = loadgen.run(base, [loadgen.get("/en/")], concurrency=2, duration=1.0)
+    assert settled.error_count == 0 and settled.requests > 0, dict(settled.errors)
+
+
+def test_a_worker_killed_just_after_a_reload_is_respawned(base):
+    """granian takes a worker that dies within 5.5 s of its respawn for a crash loop and
+    exits, with the whole site; a worker that was ready had started fine, so a kill -9 (an
+    operator, the OOM killer) right after a reload only gets it respawned."""
+    reloads = server.log_count(base, RELOAD_DONE)
+    os.kill(base.pid, signal.SIGHUP)
+    server.wait_for(lambda: server.log_count(base, RELOAD_DONE) > reloads, "reload done line")
+    ready = server.log_count(base, server.READY)
+    victim = max(server.worker_pids(base.pid))  # the last one replaced: seconds old
+    os.kill(victim, signal.SIGKILL)
+    server.wait_for(lambda: server.log_count(base, server.READY) > ready, "a new ready worker")
+    assert server.log_count(base, r"crash loop") == 0
+    assert len(server.worker_pids(base.pid)) == 2 and victim not in server.worker_pids(base.pid)
+    settled = loadgen.run(base, [loadgen.get("/en/")], concurrency=2, duration=0.5)
     assert settled.error_count == 0 and settled.requests > 0, dict(settled.errors)
 
 

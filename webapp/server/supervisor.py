@@ -117,6 +117,7 @@ class Worker(WorkerProcess):
     reported = False  # its unexpected exit is in the log
     exited = False  # its watcher has seen it exit
     on_trial = False  # a reload's new worker, not ready yet: the reload handles its exit
+    was_ready = False  # it has sent a heartbeat
 
     def _watcher(self) -> None:
         self.inner.join()
@@ -127,8 +128,13 @@ class Worker(WorkerProcess):
             self.crashed()
 
     def crashed(self) -> None:
-        """Say so and have granian respawn it (under the supervisor's lock)."""
+        """Say so and have granian respawn it (under the supervisor's lock). granian
+        counts a worker that dies within 5.5 s of its respawn as a crash loop and exits;
+        one that was ready had started fine (a kill, a fault in service), so its death
+        is no such loop and must not take the site down."""
         self.report_exit()
+        if self.was_ready:
+            self.parent.respawned_wrks.pop(self.idx, None)
         self.parent.interrupt_children.append(self.idx)
         self.parent.main_loop_interrupt.set()
 
@@ -194,6 +200,7 @@ class Supervisor(MPServer):
         with self._ready_lock:
             if beat is None:
                 return self._beats.get(pid)
+            worker.was_ready = True
             if pid not in self._beats:
                 logger.info(f"worker-{worker.idx + 1} (PID {pid}) ready in "
                             f"{beat[0] - worker.birth:.2f} s")
@@ -324,8 +331,7 @@ class Supervisor(MPServer):
                     logger.error(f"worker-{worker.idx + 1} (PID {worker.inner.pid}) is frozen "
                                  f"({why}): killing it; a new worker replaces it")
                     self._killed.add(worker.inner.pid)
-                    # no crash: granian exits on a worker that dies within 5.5 s of its
-                    # respawn (a crash loop), which a short worker_timeout could meet
+                    # no crash loop, even if it froze before it was ready (see crashed())
                     self.respawned_wrks.pop(worker.idx, None)
                     try:
                         os.kill(worker.inner.pid, signal.SIGKILL)  # granian respawns it
