@@ -10,7 +10,9 @@ import os
 from functools import cache
 from pathlib import Path
 
-LANGUAGES = ("en", "de", "uk", "es", "fr")
+# The one list of languages: a new language is its catalog, its search analyzer
+# (webapp/pages/search.py) and its code here.
+LANGUAGES = ("en", "de", "uk", "es", "fr", "ja")
 DEFAULT_LANGUAGE = "en"
 
 
