@@ -44,6 +44,10 @@ SYNONYMS = {
             "виграш"], ["нічия", "нічий", "порівну"]],
     "es": [["ganar", "victoria", "ganador", "vencer"], ["empate", "empatar"]],
     "fr": [["gagner", "victoire", "vainqueur", "gagnant", "emporter"], ["égalité", "égal"]],
+    # the site's action names with those of Japanese players' guides (BGA: 密約, 取捨, 贈与)
+    "ja": [["勝利", "勝ち", "勝つ", "勝者"], ["同点", "同数", "引き分け", "互角"],
+           ["秘密", "密約"], ["破棄", "捨て札", "取捨", "捨てる"], ["贈り物", "贈与", "プレゼント"],
+           ["競争", "競り"], ["芸妓", "芸者", "げいしゃ"]],
 }
 # How well a query word matches a rule's word, and how much each part of a rule counts.
 EXACT, PREFIX, TYPO = 1.0, 0.7, 0.5
@@ -106,7 +110,8 @@ def synonyms(lang: str) -> dict[str, str]:
     for group in SYNONYMS.get(lang, ()):
         head = "~" + fold(group[0])  # cannot collide with a word's key
         for word in group:
-            for key in _reduced(word.casefold(), lang):
+            reduced = japanese().keys(word) if lang == "ja" else _reduced(word.casefold(), lang)
+            for key in reduced:
                 out[key] = head
     return out
 
@@ -115,14 +120,38 @@ def synonyms(lang: str) -> dict[str, str]:
 def keys(word: str, lang: str) -> frozenset[str]:
     """The keys of one (casefolded) word: its stem or lemma, with and without accents, and
     its synonym group's."""
-    found = _reduced(word, lang)
+    found = set(japanese().keys(word)) if lang == "ja" else _reduced(word, lang)
     groups = synonyms(lang)
     found |= {groups[k] for k in found if k in groups}
     return frozenset(found)
 
 
-def words(text: str, lang: str = "") -> list[re.Match]:
+def words(text: str, lang: str = "") -> list:
+    """The words of a text (matches: `group(0)`, `start()`, `end()`); Japanese, written
+    without spaces, goes through its analyzer (webapp/pages/japanese.py)."""
+    if lang == "ja":
+        return japanese().words(text)
     return list((ELIDED if lang == "fr" else WORD).finditer(text))
+
+
+@cache
+def japanese():
+    """The Japanese analyzer, with every game's Japanese names as whole words."""
+    from ..games import GAMES
+    from .japanese import Japanese
+
+    names = [getattr(spec.rulebook, "japanese", None) for spec in GAMES.values()]
+    return Japanese(pair for n in names if n is not None for pair in n.lexicon())
+
+
+def word_keys(match, lang: str) -> frozenset[str]:
+    """A word's keys where it stands: the Japanese analyzer gives them with the word (its
+    reading depends on the words around it), the others from the word alone."""
+    found = getattr(match, "keys", None)
+    if found is None:
+        return keys(match.group(0).casefold(), lang)
+    groups = synonyms(lang)
+    return found | {groups[k] for k in found if k in groups}
 
 
 @dataclass(frozen=True)
@@ -171,8 +200,7 @@ def make_index(lang: str, rules: Iterable[tuple[str, str, str, str, str, list[st
                                ("names", " ".join(names))):
             found: set[str] = set()
             for match in words(content, lang):
-                word = match.group(0).casefold()
-                for key in keys(word, lang):
+                for key in word_keys(match, lang):
                     found.add(key)
                     seen = forms.setdefault(key, {})
                     seen[match.group(0)] = seen.get(match.group(0), 0) + 1
@@ -222,6 +250,8 @@ def query_words(query: str, lang: str = "") -> list[str]:
     found: list[str] = []
     for match in words(query[:MAX_QUERY], lang):
         word = match.group(0).casefold()
+        if lang == "ja" and not word_keys(match, lang):
+            continue  # a particle or a question word: は, の, 何
         if word not in found:
             found.append(word)
     return found[:MAX_WORDS]
@@ -297,9 +327,15 @@ def suggest(index: Index, query: str) -> str | None:
     from rapidfuzz.process import extractOne
 
     changed, out = False, []
-    for match in words(query[:MAX_QUERY], index.lang):
+    query = query[:MAX_QUERY]
+    spaced = index.lang != "ja"  # Japanese keeps the query as written, particles and all
+    last = 0
+    for match in words(query, index.lang):
         word = match.group(0)
-        if EXACT in matches(index, word.casefold()).values():
+        if not spaced:
+            out.append(query[last:match.start()])
+            last = match.end()
+        if not word_keys(match, index.lang) or EXACT in matches(index, word.casefold()).values():
             out.append(word)
             continue
         best = extractOne(fold(word), index.vocabulary, scorer=Levenshtein.normalized_distance,
@@ -308,6 +344,8 @@ def suggest(index: Index, query: str) -> str | None:
             return None
         out.append(index.surface[best[0]])
         changed = True
+    if not spaced:
+        return "".join(out) + query[last:] if changed else None
     return " ".join(out) if changed else None
 
 
@@ -316,7 +354,7 @@ def highlight(text: str, marked: set[str], lang: str) -> Markup:
     parts: list[str] = []
     last = 0
     for match in words(text, lang):
-        if keys(match.group(0).casefold(), lang) & marked:
+        if word_keys(match, lang) & marked:
             parts.append(str(escape(text[last:match.start()])))
             parts.append(f"<mark>{escape(match.group(0))}</mark>")
             last = match.end()

@@ -16,6 +16,10 @@ KIND_LABELS = {
     "ribbon": N_("Ribbon"),
     "plain": N_("Plain"),
 }
+# Translators: beside a Japanese name no source spells so (derived from its romaji)
+INFERRED = N_("inferred")
+# Translators: a short note in brackets after a name, with your language's brackets
+NOTE = N_("(%(note)s)")
 GROUP_LABELS = {
     "brights": N_("Brights"),
     "animals": N_("Animals"),
@@ -50,6 +54,33 @@ class KoikoiTerms(GameTerms):
 
     def yaku(self, yaku_id: str) -> str:
         return self.p(f"koikoi.yaku.{yaku_id}", self.rb.yaku_by_id[yaku_id].name)
+
+    # -- Japanese names (rulebook/koikoi/japanese.py) -----------------------------------
+    def japanese_html(self, name: str, japanese: Any) -> Markup:
+        """A name as this page shows it: in Japanese, the written form with its reading
+        (<ruby>猪鹿蝶<rt>いのしかちょう</rt></ruby>); elsewhere the page's name, then the romaji
+        and the written form ("Boar, Deer and Butterflies (Ino-shika-chō, 猪鹿蝶)")."""
+        if japanese is None:
+            return escape(name)
+        inferred = ""
+        if japanese.inferred:  # the spelling is ours: said so wherever it is shown
+            note = self.gettext(NOTE) % {"note": self.gettext(INFERRED)}
+            inferred = Markup(' <span class="inferred">{}</span>').format(note)
+        if self.lang == "ja":
+            return Markup("<ruby>{}<rt>{}</rt></ruby>{}").format(
+                japanese.written, japanese.reading, inferred)
+        return Markup('{} <span class="jp-name">(<span lang="ja-Latn">{}</span>, '
+                      '<span lang="ja">{}</span>{})</span>').format(
+            name, japanese.romaji, japanese.written, inferred)
+
+    def yaku_html(self, yaku_id: str) -> Markup:
+        return self.japanese_html(self.yaku(yaku_id), self.rb.japanese.yaku.get(yaku_id))
+
+    def card_html(self, card: Any) -> Markup:
+        return self.japanese_html(self.card(card), self.rb.japanese.cards.get(card.slug))
+
+    def month_html(self, number: int) -> Markup:
+        return self.japanese_html(self.month(number), self.rb.japanese.months.get(number))
 
     def kind(self, card: Any) -> str:
         return self.gettext(KIND_LABELS[card.kind])
