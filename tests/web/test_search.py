@@ -36,6 +36,7 @@ def found(index, lang, query, game="hanamikoji"):
     ("uk", ["нічия", "нічиєї", "нічию"]),
     ("es", ["empate", "empates"]),
     ("fr", ["égalité", "égalités", "egalite"]),
+    ("ja", ["同数", "同点", "どうすう", "dousuu"]),
 ])
 def test_a_tie_finds_the_rule_that_a_tie_keeps_the_marker(index, lang, queries):
     for query in queries:
@@ -48,6 +49,7 @@ def test_a_tie_finds_the_rule_that_a_tie_keeps_the_marker(index, lang, queries):
     ("uk", ["перемога", "виграє", "перемагає", "переможець"]),
     ("es", ["gana", "victoria", "ganador"]),
     ("fr", ["gagne", "victoire", "vainqueur"]),
+    ("ja", ["勝つ", "勝った", "勝利", "しょうり"]),
 ])
 def test_words_of_winning_find_the_victory_rules(index, lang, queries):
     for query in queries:
@@ -61,6 +63,7 @@ def test_words_of_winning_find_the_victory_rules(index, lang, queries):
     ("uk", "таємнйця", "action.secret"),
     ("es", "compensacon", "action.tradeoff"),
     ("fr", "égaltés", TIE),
+    ("ja", "himitsi", "action.secret"),
 ])
 def test_a_small_typo_still_finds_the_rule(index, lang, typo, meant):
     assert meant in found(index, lang, typo)
@@ -93,6 +96,7 @@ def test_matched_words_are_highlighted_and_the_rest_escaped(index):
     ("uk", "таємнииця", "Таємниця"),
     ("es", "compensasión", "Compensación"),
     ("fr", "égaltés", "égalité"),
+    ("ja", "himitsi", "秘密"),
 ])
 def test_did_you_mean_for_a_near_miss(index, lang, query, suggestion):
     assert search.suggest(index(lang), query) == suggestion
@@ -105,11 +109,11 @@ def test_no_did_you_mean_for_words_the_rules_use_or_for_nonsense(index):
 
 
 def test_a_query_is_fast_once_the_index_is_built(index):
-    for lang in ("en", "de", "uk", "es", "fr"):
+    for lang in ("en", "de", "uk", "es", "fr", "ja"):
         idx = index(lang)
         search.search(idx, "warmup")
         start = time.perf_counter()
-        for query in ("tie", "marker", "gift", "victory", "Gleichstand", "нічиєї"):
+        for query in ("tie", "marker", "gift", "victory", "Gleichstand", "нічиєї", "同数のとき"):
             search.search(idx, query)
         assert (time.perf_counter() - start) / 6 < 0.05, lang
 
@@ -117,6 +121,36 @@ def test_a_query_is_fast_once_the_index_is_built(index):
 def test_the_index_is_built_once_per_game_language_and_edition(index):
     assert index("fr") is index("fr")
     assert index("fr", edition="iello") is not index("fr")
+
+
+# -- Japanese: one word in kanji, kana or romaji -------------------------------------------
+@pytest.mark.parametrize("query", ["猪鹿蝶", "いのしかちょう", "イノシカチョウ", "inoshikacho",
+                                   "Ino-shika-chō", "inoshikachou", "猪鹿蝶は何点？"[:3]])
+def test_a_yaku_in_kanji_kana_or_romaji_finds_its_rule(index, query):
+    assert found(index, "ja", query, "koikoi")[0] == "yaku.inoshikacho"
+
+
+@pytest.mark.parametrize("query, rule", [
+    ("花見で一杯", "yaku.hanami"),  # the name Nintendo's page gives the viewing
+    ("てし", "yaku.teshi"), ("あめしこう", "yaku.ameshiko"), ("gokou", "yaku.goko"),
+    ("こいこいの倍付けは誰に？", "scoring.koikoi-double"),  # particles and question words left out
+])
+def test_japanese_names_and_questions_find_their_rule(index, query, rule):
+    assert rule in found(index, "ja", query, "koikoi")[:3]
+
+
+@pytest.mark.parametrize("query, rule", [
+    ("きょうそう", "action.competition"), ("捨て札", "action.tradeoff"),  # a guide's name
+    ("芸者", "components.geishas"), ("魅力値", "scoring.charm-total"),
+])
+def test_japanese_words_find_hanamikoji_rules(index, query, rule):
+    assert rule in found(index, "ja", query)[:4]
+
+
+def test_japanese_words_are_split_and_marked_where_they_stand(index):
+    hits = search.search(index("ja", "koikoi"), "いのしかちょう")
+    assert "<mark>猪鹿蝶</mark>" in str(hits[0].rule_title)
+    assert search.query_words("猪鹿蝶は何点？", "ja") == ["猪鹿蝶", "点"]
 
 
 # -- the page ------------------------------------------------------------------------

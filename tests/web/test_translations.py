@@ -15,6 +15,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from rulebook.i18n import LANGUAGES, translator
+from tools.po_incoming import apply_entries, load_entries
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
@@ -23,8 +24,11 @@ PERCENT = re.compile(r"%\(([a-z_]+)\)[sd]")
 
 
 def catalog(lang):
+    """A catalog as the integrator will merge it: with the branch's incoming translations."""
     with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
-        return read_po(handle)
+        cat = read_po(handle)
+    apply_entries(cat, lang, load_entries()[1], add=True)
+    return cat
 
 
 def placeholders(text: str) -> set[str]:
@@ -111,6 +115,13 @@ def test_two_plural_forms(lang, n):
     got = t.ngettext("{count} geisha", "{count} geishas", n).format(count=n)
     assert one != many.replace("5", "1")
     assert got == (one if n == 1 else many).replace("1" if n == 1 else "5", str(n), 1)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 11, 21, 111])
+def test_japanese_has_one_form_for_every_count(n):
+    t = translator("ja")
+    assert t.ngettext("{count} geisha", "{count} geishas", n).format(count=n) == f"芸妓{n}人"
+    assert t.ngettext("%(num)d card", "%(num)d cards", n) % {"num": n} == f"{n}枚"
 
 
 def test_french_counts_zero_as_singular():

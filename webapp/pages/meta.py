@@ -21,7 +21,7 @@ from rulebook.problems import quote
 
 MAX_DESCRIPTION = 200  # characters; previews cut longer texts themselves, mid-word
 DESCRIPTIONS = {
-    "home": N_("Rules of Hanamikoji and Koi-Koi in five languages, and a referee that scores "
+    "home": N_("Rules of Hanamikoji and Koi-Koi in your language, and a referee that scores "
                "a finished round with the rules that decide it."),
     "rules": N_("%(game)s: the complete rules in plain words, with what each edition, ruleset "
                 "and variant changes."),

@@ -18,8 +18,6 @@ KIND_LABELS = {
 }
 # Translators: beside a Japanese name no source spells so (derived from its romaji)
 INFERRED = N_("inferred")
-# Translators: a short note in brackets after a name, with your language's brackets
-NOTE = N_("(%(note)s)")
 GROUP_LABELS = {
     "brights": N_("Brights"),
     "animals": N_("Animals"),
@@ -62,16 +60,16 @@ class KoikoiTerms(GameTerms):
         and the written form ("Boar, Deer and Butterflies (Ino-shika-chō, 猪鹿蝶)")."""
         if japanese is None:
             return escape(name)
-        inferred = ""
-        if japanese.inferred:  # the spelling is ours: said so wherever it is shown
-            note = self.gettext(NOTE) % {"note": self.gettext(INFERRED)}
-            inferred = Markup(' <span class="inferred">{}</span>').format(note)
         if self.lang == "ja":
-            return Markup("<ruby>{}<rt>{}</rt></ruby>{}").format(
-                japanese.written, japanese.reading, inferred)
-        return Markup('{} <span class="jp-name">(<span lang="ja-Latn">{}</span>, '
-                      '<span lang="ja">{}</span>{})</span>').format(
-            name, japanese.romaji, japanese.written, inferred)
+            shown = Markup("<ruby>{}<rt>{}</rt></ruby>").format(japanese.written, japanese.reading)
+        else:
+            shown = self.noted(name, Markup(
+                '<span class="jp-name"><span lang="ja-Latn">{}</span>, <span lang="ja">{}</span>'
+                '</span>').format(japanese.romaji, japanese.written))
+        if japanese.inferred:  # the spelling is ours: said so wherever it is shown
+            return self.noted(shown, Markup('<span class="inferred">{}</span>').format(
+                self.gettext(INFERRED)))
+        return shown
 
     def yaku_html(self, yaku_id: str) -> Markup:
         return self.japanese_html(self.yaku(yaku_id), self.rb.japanese.yaku.get(yaku_id))
