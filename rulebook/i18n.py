@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gettext
 import os
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -38,6 +39,15 @@ def N_(message: str) -> str:
 def Np_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a singular/plural pair for extraction as one plural entry (for `ngettext`)."""
     return singular, plural
+
+
+# Translators: what stands between the items of a list of names or values (Japanese: 、)
+LIST_SEPARATOR = N_(", ")
+
+
+def listed(items: Iterable[str], t: gettext.NullTranslations) -> str:
+    """Names or values one after the other, with the language's separator (`t`: a catalog)."""
+    return t.gettext(LIST_SEPARATOR).join(items)
 
 
 @cache

@@ -12,7 +12,7 @@ from typing import Any
 from babel import Locale
 from markupsafe import Markup, escape
 
-from rulebook.i18n import N_, translator
+from rulebook.i18n import N_, listed, translator
 
 # Punctuation that differs by language (French puts a no-break space before the colon), for
 # the templates that join a label and its value.
@@ -75,6 +75,10 @@ class GameTerms:
     def labelled(self, label: Any, value: Any) -> Markup:
         """ "Deep Water Games: …" with the language's punctuation (label and value escaped)."""
         return Markup(escape(self.gettext(LABELLED))) % {"label": label, "value": value}
+
+    def listed(self, names: Any) -> str:
+        """Names one after the other, with the language's separator."""
+        return listed(names, self._t)
 
     def noted(self, name: Any, note: Any) -> Markup:
         """ "FudaWiki's page … (Koi-Koi)": a name and its note in brackets (both escaped)."""

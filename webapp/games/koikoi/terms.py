@@ -62,6 +62,9 @@ class KoikoiTerms(GameTerms):
             return escape(name)
         if self.lang == "ja":
             shown = Markup("<ruby>{}<rt>{}</rt></ruby>").format(japanese.written, japanese.reading)
+        elif "(" in name:  # the name gives the romaji already: "Goko (cinq lumières)"
+            shown = Markup('{} <span class="jp-name" lang="ja">{}</span>').format(
+                name, japanese.written)
         else:
             shown = self.noted(name, Markup(
                 '<span class="jp-name"><span lang="ja-Latn">{}</span>, <span lang="ja">{}</span>'
@@ -75,7 +78,14 @@ class KoikoiTerms(GameTerms):
         return self.japanese_html(self.yaku(yaku_id), self.rb.japanese.yaku.get(yaku_id))
 
     def card_html(self, card: Any) -> Markup:
-        return self.japanese_html(self.card(card), self.rb.japanese.cards.get(card.slug))
+        """A card on a drawn tile: on Japanese pages its written name with the reading; on
+        the others its name, then the written name and the romaji on lines of their own."""
+        japanese = self.rb.japanese.cards.get(card.slug)
+        if japanese is None or self.lang == "ja":
+            return self.japanese_html(self.card(card), japanese)
+        return Markup('{}<span class="jp-name jp-name--line" lang="ja">{}</span>'
+                      '<span class="jp-name jp-name--line" lang="ja-Latn">{}</span>').format(
+            self.card(card), japanese.written, japanese.romaji)
 
     def month_html(self, number: int) -> Markup:
         return self.japanese_html(self.month(number), self.rb.japanese.months.get(number))
@@ -101,7 +111,7 @@ class KoikoiTerms(GameTerms):
         """What a yaku needs, in words."""
         t = self._t
         if yaku.match == "cards":
-            return ", ".join(
+            return self.listed(
                 t.gettext("%(card)s (%(month)s)") % {"card": self.card(c), "month": self.month(c.month)}
                 for c in self.rb.cards if (yaku.cards >> c.index) & 1)
         if yaku.match == "round_month":
@@ -124,10 +134,10 @@ class KoikoiTerms(GameTerms):
         }[yaku.count_kind] % {"num": n}
         if yaku.excluding:
             return t.gettext("%(count)s, not counting the %(cards)s") % {
-                "count": counted, "cards": ", ".join(self.names_of(yaku.excluding))}
+                "count": counted, "cards": self.listed(self.names_of(yaku.excluding))}
         if yaku.requires:
             return t.gettext("%(count)s, one of them the %(cards)s") % {
-                "count": counted, "cards": ", ".join(self.names_of(yaku.requires))}
+                "count": counted, "cards": self.listed(self.names_of(yaku.requires))}
         return counted
 
     def stacking(self, ruleset: Any, yaku: Any) -> str:
@@ -137,5 +147,5 @@ class KoikoiTerms(GameTerms):
         partners = [self.yaku(y) for s in ruleset.stacks if yaku.id in s for y in sorted(s) if y != yaku.id]
         if partners:
             return t.gettext("Best of its group; scores together with %(yaku)s") % {
-                "yaku": ", ".join(partners)}
+                "yaku": self.listed(partners)}
         return t.gettext("Only the best yaku of its group scores")
