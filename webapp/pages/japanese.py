@@ -66,7 +66,7 @@ _HEPBURN = [(re.compile(a), b) for a, b in (
     (r"si", "shi"), (r"ti", "chi"), (r"tu", "tsu"), (r"hu", "fu"), (r"zi", "ji"), (r"di", "ji"),
     (r"du", "zu"), (r"sy([aueo])", r"sh\1"), (r"ty([aueo])", r"ch\1"), (r"zy([aueo])", r"j\1"),
     (r"jy([aueo])", r"j\1"), (r"c(?!h)", "k"), (r"nn(?![aiueoy])", "n"), (r"m(?=[bmp])", "n"),
-    (r"([aiueo])\1", r"\1"), (r"ou", "o"), (r"(?<=[^aiueo])ei", "e"),
+    (r"ou", "o"), (r"([aiueo])\1", r"\1"), (r"(?<=[^aiueo])ei", "e"),
 )]
 
 
