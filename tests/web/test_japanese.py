@@ -81,3 +81,12 @@ def test_a_japanese_link_preview_is_japanese(client):
     html = page(client, "/ja/hanamikoji/score?na=Jonas&nb=Olena&a=2,2,2,0,0,0,2&b=0,0,0,3,3,2,0")
     tags = dict(re.findall(r'<meta (?:name|property)="([a-z:_]+)" content="([^"]*)"', html))
     assert tags["og:locale"] == "ja" and tags["og:title"].startswith("Jonasの勝利です")
+
+
+def test_the_api_gives_the_japanese_names(client):
+    body = client.get("/api/v1/koikoi/rulebook?lang=de").get_json()
+    yaku = {y["id"]: y for y in body["yaku"]}
+    assert yaku["inoshikacho"]["japanese"] == {"written": "猪鹿蝶", "reading": "いのしかちょう",
+                                               "romaji": "Ino-shika-chō", "inferred": False}
+    assert yaku["tsukifuda"]["japanese"]["inferred"] is True
+    assert body["cards"][0]["japanese"]["written"] == "松に鶴"

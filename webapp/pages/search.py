@@ -130,8 +130,14 @@ def words(text: str, lang: str = "") -> list:
     """The words of a text (matches: `group(0)`, `start()`, `end()`); Japanese, written
     without spaces, goes through its analyzer (webapp/pages/japanese.py)."""
     if lang == "ja":
-        return japanese().words(text)
+        return list(_japanese_words(text))
     return list((ELIDED if lang == "fr" else WORD).finditer(text))
+
+
+@lru_cache(maxsize=8192)
+def _japanese_words(text: str) -> tuple:
+    """Kept: every hit highlights its rule's texts, which are the same few hundred."""
+    return tuple(japanese().words(text))
 
 
 @cache
