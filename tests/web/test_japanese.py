@@ -90,3 +90,12 @@ def test_the_api_gives_the_japanese_names(client):
                                                "romaji": "Ino-shika-chō", "inferred": False}
     assert yaku["tsukifuda"]["japanese"]["inferred"] is True
     assert body["cards"][0]["japanese"]["written"] == "松に鶴"
+
+
+@pytest.mark.parametrize("kana, typed", [
+    ("しょうぶ", ["shobu", "shoubu", "syoubu", "Shōbu"]), ("かっぱ", ["kappa"]),
+    ("まっち", ["matchi", "macchi"]), ("しんぶん", ["shinbun", "sinbun", "shimbun"]),
+    ("ほうおう", ["hoo", "hōō", "houou"]), ("いのしかちょう", ["Ino-shika-chō", "inoshikachou"]),
+])
+def test_romaji_as_players_type_it_meets_the_reading(kana, typed):
+    assert {normal_romaji(word) for word in typed} == {romaji(kana)}

@@ -65,7 +65,7 @@ _KANA.update({
 _HEPBURN = [(re.compile(a), b) for a, b in (
     (r"si", "shi"), (r"ti", "chi"), (r"tu", "tsu"), (r"hu", "fu"), (r"zi", "ji"), (r"di", "ji"),
     (r"du", "zu"), (r"sy([aueo])", r"sh\1"), (r"ty([aueo])", r"ch\1"), (r"zy([aueo])", r"j\1"),
-    (r"jy([aueo])", r"j\1"), (r"c(?!h)", "k"), (r"nn(?![aiueoy])", "n"), (r"m(?=[bmp])", "n"),
+    (r"jy([aueo])", r"j\1"), (r"cch", "tch"), (r"c(?!h)", "k"), (r"nn(?![aiueoy])", "n"), (r"m(?=[bmp])", "n"),
     (r"ou", "o"), (r"([aiueo])\1", r"\1"), (r"(?<=[^aiueo])ei", "e"),
 )]
 
