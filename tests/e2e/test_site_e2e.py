@@ -403,7 +403,8 @@ def test_options_menus_and_search_work_without_javascript(no_js_page, live_serve
 BROKEN_WORDS = """els => els.flatMap(el => {
   const out = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
   for (let node; (node = walker.nextNode());) {
-    for (const m of node.data.matchAll(/[^\\s\u2011-]+[\u2011-]?/g)) {  // a hyphen may end a line
+    // a hyphen may end a line; Japanese breaks between any two characters (none is a word)
+    for (const m of node.data.matchAll(/[^\\s\u2011\u3000-\u9fff\uff00-\uffef-]+[\u2011-]?/g)) {
       const range = document.createRange();
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
