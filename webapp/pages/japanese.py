@@ -205,8 +205,10 @@ class Japanese:
         return frozenset(k for k in found if k)
 
     def romaji_keys(self, word: str) -> frozenset[str]:
+        """A word in Latin letters has one key, its romaji as the keys spell it (an English
+        word typed on a Japanese page is spelled the same way on both sides)."""
         spelled = normal_romaji(word)
-        return self._by_romaji.get(spelled, frozenset({spelled, fold(word)}))
+        return self._by_romaji.get(spelled, frozenset({spelled or fold(word)}))
 
     def words(self, text: str) -> list[Word]:
         """The words of `text` in order, each with its keys (no keys: a stop word)."""
