@@ -218,7 +218,7 @@ def test_values_are_quoted_in_the_languages_quotes_and_never_as_python(lang):
 
 
 @pytest.mark.parametrize("lang, label", [("en", "Clash reading"),
-                                         ("es", "Interpretación del conflicto"),
+                                         ("es", "Victorias simultáneas"),
                                          ("fr", "Victoires simultanées"),
                                          ("ja", "同時達成の解釈")])
 def test_a_variant_is_named_by_its_label_not_its_key(lang, label):
