@@ -15,24 +15,11 @@ def _catalogs_with_incoming() -> None:
     """A branch delivers its translations as translations/incoming/*.json (the .po files are
     merged later, see tools/po_incoming.py). The tests then read catalogs compiled with them
     applied, as the merge will make them; without incoming files, the repository's own."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
+    from tools.po_incoming import compiled_with_incoming
 
-    from tools.po_incoming import LANGS, ROOT, apply_entries, load_entries
-
-    _files, entries = load_entries()
-    if not entries:
-        return
-    out = tempfile.mkdtemp(prefix="shinpan-test-catalogs-")
-    for lang in LANGS:
-        with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
-            catalog = read_po(handle, locale=lang)
-        apply_entries(catalog, lang, entries, add=True)
-        folder = os.path.join(out, lang, "LC_MESSAGES")
-        os.makedirs(folder)
-        with open(os.path.join(folder, "messages.mo"), "wb") as handle:
-            write_mo(handle, catalog)
-    os.environ["SHINPAN_TRANSLATIONS"] = out
+    out = compiled_with_incoming()
+    if out:
+        os.environ["SHINPAN_TRANSLATIONS"] = out
 
 
 _catalogs_with_incoming()
