@@ -51,7 +51,7 @@ def evaluate(app, questions: dict[str, list[dict]] | None = None) -> list[Outcom
         for entry in asked:
             with app.test_request_context(f"/{lang}/{entry['game']}/search"):
                 found = find(entry["game"], entry["q"], lang)
-            ranked = tuple(hit.entry.rule_id for hit in found.hits[:10])
+            ranked = tuple(hit.rule_id for hit in found.hits[:10])
             out.append(Outcome(lang, entry["q"], entry["game"], tuple(entry["answers"]), ranked))
     return out
 

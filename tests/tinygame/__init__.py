@@ -40,6 +40,7 @@ class Rulebook:
     titles: dict[str, str]
     disagreements: tuple = ()
     faq: tuple = ()
+    asked: dict = field(default_factory=dict)  # no phrasings: the search still finds it
     cache: dict = field(default_factory=dict)
 
 

@@ -23,7 +23,7 @@ from rulebook.i18n import LANGUAGES
 from .. import api
 from ..games import GAMES
 from . import languages
-from .rules import DEVELOPER_SECTION, did_you_mean, find, read_query
+from .rules import DEVELOPER_SECTION, best_answer, did_you_mean, find, read_query
 
 bp = Blueprint("site", __name__)
 # A request per game for the developer page (each one is checked by a test).
@@ -61,7 +61,8 @@ def search():
     query = read_query(request.args, notices)
     found = [find(slug, query, g.lang) for slug in GAMES] if query else []
     return render_template("rules/search.html", page="search", query=query, found=found,
-                           suggestion=did_you_mean(found), notices=notices)
+                           suggestion=did_you_mean(found), best=best_answer(found),
+                           notices=notices)
 
 
 @bp.get("/<lang:lang>/developers")

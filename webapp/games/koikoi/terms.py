@@ -37,9 +37,16 @@ class KoikoiTerms(GameTerms):
     def rule_html(self, rule_id: str) -> Markup:
         return escape(self.rule(rule_id))
 
-    def search_extra(self, rule_id: str) -> list[str]:
-        """Words that find a rule besides its text: the names of its yaku."""
+    # -- what the search reads (GameTerms) ---------------------------------------------
+    def search_names(self, rule_id: str) -> list[str]:
+        """A yaku's rule is also found by the yaku's name and its Japanese name."""
         return [w for y in self.rb.yaku if y.rule == rule_id for w in (self.yaku(y.id), y.romaji)]
+
+    def search_kind(self, rule_id: str) -> tuple[str, tuple[str, ...]]:
+        """A ruleset's description is a note, as where sources disagree."""
+        if any(ruleset.rule == rule_id for ruleset in self.rb.rulesets.values()):
+            return "note", ()
+        return super().search_kind(rule_id)
 
     # -- names -----------------------------------------------------------------------
     def card(self, card: Any) -> str:
