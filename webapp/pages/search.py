@@ -23,6 +23,8 @@ the edition and options in force.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable
@@ -45,7 +47,10 @@ K1 = 1.2
 EXACT, PREFIX, TYPO = 1.0, 0.7, 0.5
 # What a document is: a rule, an answer (FAQ entry), a note about rules.
 KINDS = {"rule": 1.0, "answer": 1.0, "note": 0.6}
-COMMON = 0.5  # a stop word in no more than this share of the documents, if it names one, is kept
+# A stop word that the rules use to name something (in a title, a name or a phrasing: "next"
+# in "who deals next", "rounds" in "how many rounds") and that is in no more than COMMON of
+# the documents is kept, but counts WEAK: the stop lists are general, the rules are not.
+COMMON, WEAK = 0.5, 0.35
 RELEVANT = 0.2  # a hit under this share of the best hit's score is not shown
 CLEAR = 1.4  # the best hit is the answer when it scores this many times the next ...
 COVERED = 0.6  # ... and matches this share of the query (by the weight of its words)
@@ -88,6 +93,7 @@ class Index:
     vocabulary: tuple[str, ...]  # every key of a word, for prefix and typo matching
     surface: dict[str, str]  # key -> the word as the rules write it most (for "did you mean")
     stop: frozenset[str]  # folded stop words that are left out
+    weak: frozenset[str]  # folded stop words that are kept, but count little (see WEAK)
 
     def __iter__(self):  # the entries, in page order
         return iter(self.entries)
@@ -121,15 +127,14 @@ def make_index(lang: str, documents: Iterable[Document]) -> Index:
     documents = list(documents)
     tokenized = [[[m.group(0) for m in lang_analyzer.tokens(text)] for text in doc.fields()]
                  for doc in documents]
-    # A stop word that names something (in a title or a name) and is not in most
-    # documents carries meaning here: "next" in "who deals next".
     holding: Counter[str] = Counter()
     naming: set[str] = set()
     for fields in tokenized:
         holding.update({fold(w) for words in fields for w in words})
-        naming.update(fold(w) for i in (0, 2) for w in fields[i])
-    stop = frozenset(w for w in lang_analyzer.stop_words
-                     if not (w in naming and holding[w] <= COMMON * max(len(documents), 1)))
+        naming.update(fold(w) for i in (0, 1, 2) for w in fields[i])  # title, asked, names
+    weak = frozenset(w for w in lang_analyzer.stop_words
+                     if w in naming and holding[w] <= COMMON * max(len(documents), 1))
+    stop = lang_analyzer.stop_words - weak
 
     entries, postings, forms = [], {}, {}
     totals = [0] * len(FIELDS)
@@ -156,7 +161,7 @@ def make_index(lang: str, documents: Iterable[Document]) -> Index:
         lang, tuple(entries), {k: tuple(v) for k, v in postings.items()},
         tuple(max(total / count, 1.0) for total in totals),
         tuple(sorted(k for k in postings if not k.startswith("~"))),  # no group keys
-        {key: seen.most_common(1)[0][0] for key, seen in forms.items()}, stop)
+        {key: seen.most_common(1)[0][0] for key, seen in forms.items()}, stop, weak)
 
 
 @lru_cache(maxsize=64)
@@ -192,7 +197,8 @@ def warm_up() -> None:
 
     for game in GAMES:
         for lang in LANGUAGES:
-            build_index(game, lang)
+            index = build_index(game, lang)
+            suggest(index, "warm up")  # and the typo matcher's first use (rapidfuzz)
 
 
 def is_stop(index: Index, word: str) -> bool:
@@ -200,14 +206,16 @@ def is_stop(index: Index, word: str) -> bool:
     return folded in index.stop and folded not in index.analyzer.numbers
 
 
-def query_words(query: str, index: Index) -> list[str]:
-    """The words of a query that carry meaning (casefolded, each once)."""
-    found: list[str] = []
+def query_words(query: str, index: Index) -> dict[str, float]:
+    """The words of a query that carry meaning (casefolded, each once), with how much each
+    counts (a stop word the rules name things with: WEAK)."""
+    found: dict[str, float] = {}
     for match in index.analyzer.tokens(query[:MAX_QUERY]):
         word = match.group(0).casefold()
-        if word not in found and not is_stop(index, word):
-            found.append(word)
-    return found[:MAX_WORDS]
+        if word not in found and not is_stop(index, word) and len(found) < MAX_WORDS:
+            weak = fold(word) in index.weak and fold(word) not in index.analyzer.numbers
+            found[word] = WEAK if weak else 1.0
+    return found
 
 
 def _typos(key: str) -> int:
@@ -223,11 +231,13 @@ def _close_keys(index: Index, key: str) -> dict[str, float]:
     found = {key: EXACT} if key in index.postings else {}
     if key.isdigit() or key.startswith("~"):
         return found  # a number is itself; a synonym group is matched exactly
-    if len(key) >= 3:
-        for other in index.vocabulary:
-            if other != key and not other.isdigit() and (
-                    other.startswith(key) or (len(other) >= 4 and key.startswith(other))):
-                found.setdefault(other, PREFIX)
+    if len(key) >= 3:  # the keys it begins (sorted: one range), and the keys that begin it
+        start = bisect.bisect_left(index.vocabulary, key)
+        for other in itertools.takewhile(lambda k: k.startswith(key), index.vocabulary[start:]):
+            found.setdefault(other, PREFIX)
+        for end in range(4, len(key)):
+            if key[:end] in index.postings:
+                found.setdefault(key[:end], PREFIX)
     limit = _typos(key)
     if limit:
         for other, _distance, _ in extract(key, index.vocabulary, scorer=Levenshtein.distance,
@@ -248,21 +258,22 @@ def matches(index: Index, word: str) -> dict[str, float]:
 
 def search(index: Index, query: str) -> list[Hit]:
     """The documents that match the query, best first (BM25F; see the module's doc)."""
-    found = [matches(index, word) for word in query_words(query, index)]
+    weights = query_words(query, index)
+    found = [matches(index, word) for word in weights]
     if not any(found):
         return []
     total = len(index.entries)
     scores: Counter[int] = Counter()
     covered: Counter[int] = Counter()
     weight_of_query = 0.0
-    for wanted in found:
+    for wanted, weight in zip(found, weights.values()):
         best: dict[tuple[int, int], float] = {}  # (entry, field) -> weighted count
         for key, quality in wanted.items():
             for number, place, count in index.postings.get(key, ()):
                 if quality * count > best.get((number, place), 0.0):
                     best[(number, place)] = quality * count
         holders = {number for number, _ in best}
-        idf = math.log(1 + (total - len(holders) + 0.5) / (len(holders) + 0.5))
+        idf = weight * math.log(1 + (total - len(holders) + 0.5) / (len(holders) + 0.5))
         weight_of_query += idf
         pseudo: Counter[int] = Counter()
         for (number, place), count in best.items():
