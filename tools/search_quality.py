@@ -26,6 +26,7 @@ class Outcome:
     game: str
     answers: tuple[str, ...]
     ranked: tuple[str, ...]  # the first results' rule ids
+    card: str | None = None  # the rule of the answer card, when the page shows one
 
     @property
     def rank(self) -> int | None:
@@ -52,8 +53,17 @@ def evaluate(app, questions: dict[str, list[dict]] | None = None) -> list[Outcom
             with app.test_request_context(f"/{lang}/{entry['game']}/search"):
                 found = find(entry["game"], entry["q"], lang)
             ranked = tuple(hit.rule_id for hit in found.hits[:10])
-            out.append(Outcome(lang, entry["q"], entry["game"], tuple(entry["answers"]), ranked))
+            card = found.answer.rule_id if found.answer else None
+            out.append(Outcome(lang, entry["q"], entry["game"], tuple(entry["answers"]), ranked,
+                               card))
     return out
+
+
+def cards(outcomes: list[Outcome]) -> tuple[float, float]:
+    """(share of questions answered by a card, share of the cards that are right)."""
+    shown = [o for o in outcomes if o.card]
+    right = sum(o.card in o.answers for o in shown)
+    return len(shown) / max(len(outcomes), 1), right / max(len(shown), 1)
 
 
 def shares(outcomes: list[Outcome]) -> tuple[float, float]:
@@ -78,14 +88,23 @@ def main() -> int:
     langs = list(dict.fromkeys(o.lang for o in outcomes))
     print(f"Search quality: {len(outcomes)} questions ({QUESTIONS.relative_to(ROOT)}), "
           f"targets {TOP3_TARGET:.0%} in the first three, {FIRST_TARGET:.0%} first")
-    print(f"  {'lang':5s}{'questions':>10s}{'first':>9s}{'top 3':>9s}")
+    print(f"  {'lang':5s}{'questions':>10s}{'first':>9s}{'top 3':>9s}{'card':>9s}{'right':>9s}")
     ok = True
     for lang in [*langs, None]:
         group = [o for o in outcomes if lang is None or o.lang == lang]
         first, top3 = shares(group)
         if lang is not None:
             ok &= first >= FIRST_TARGET and top3 >= TOP3_TARGET
-        print(f"  {lang or 'all':5s}{len(group):>10d}{first:>9.0%}{top3:>9.0%}")
+        shown, right = cards(group)
+        print(f"  {lang or 'all':5s}{len(group):>10d}{first:>9.0%}{top3:>9.0%}"
+              f"{shown:>9.0%}{right:>9.0%}")
+    print("  (card: questions answered by an answer card above the list; right: cards that"
+          " show a right answer)")
+    wrong = [o for o in outcomes if o.card and o.card not in o.answers]
+    if wrong:
+        print("Answer cards that show another rule:")
+        for o in wrong:
+            print(f"  {o.lang} {o.game:10s} {o.question!r}: {o.card}")
     missed = [o for o in outcomes if o.rank != 1]
     if missed:
         print("Not answered first (rank of the first right answer, then the first three results):")

@@ -15,6 +15,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from rulebook.i18n import LANGUAGES, translator
+from tools.po_incoming import apply_entries, load_entries
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
@@ -23,8 +24,12 @@ PERCENT = re.compile(r"%\(([a-z_]+)\)[sd]")
 
 
 def catalog(lang):
+    """A catalog as the integrator's merge will make it: its .po file with the branch's
+    incoming translations applied (tools/po_incoming.py)."""
     with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
-        return read_po(handle)
+        cat = read_po(handle)
+    apply_entries(cat, lang, load_entries()[1], add=True)
+    return cat
 
 
 def placeholders(text: str) -> set[str]:

@@ -118,6 +118,12 @@ class GameTerms:
         return [phrasing.strip() for phrasing in own.split(ASKED_SEPARATOR.strip())
                 if phrasing.strip()]
 
+    def in_force(self, rule_id: str) -> tuple[str, list[Markup]] | None:
+        """What a rule amounts to under the page's edition, ruleset and options, beside its
+        text where the search shows it as the answer: (a caption, ["label: value", ...]), or
+        None."""
+        return None
+
     def search_kind(self, rule_id: str) -> tuple[str, tuple[str, ...]]:
         """What a rule is to the search, and what it is about: an FAQ entry is an `answer`
         (about the rules that settle it), where sources disagree a `note` (about its rule),

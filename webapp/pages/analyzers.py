@@ -113,9 +113,16 @@ class Analyzer:
                     out[key] = head
         return out
 
+    @cached_property
+    def meaningful(self) -> frozenset[str]:
+        """Folded words that are never stop words: numbers and the words of synonym groups
+        ("won" is on the English list)."""
+        words = {fold(w) for group in self.synonym_groups for w in group}
+        return frozenset(words | set(self.numbers))
+
     def is_stop(self, word: str) -> bool:
         folded = fold(word)
-        return folded in self.stop_words and folded not in self.numbers
+        return folded in self.stop_words and folded not in self.meaningful
 
     @lru_cache(maxsize=65536)  # noqa: B019 - analyzers live as long as the process
     def keys(self, word: str) -> frozenset[str]:

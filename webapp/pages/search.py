@@ -132,8 +132,9 @@ def make_index(lang: str, documents: Iterable[Document]) -> Index:
     for fields in tokenized:
         holding.update({fold(w) for words in fields for w in words})
         naming.update(fold(w) for i in (0, 1, 2) for w in fields[i])  # title, asked, names
-    weak = frozenset(w for w in lang_analyzer.stop_words
-                     if w in naming and holding[w] <= COMMON * max(len(documents), 1))
+    common = COMMON * max(len(documents), 1)
+    weak = frozenset(w for w in lang_analyzer.stop_words  # not "de", "se", "l", "t"
+                     if len(w) > 2 and w in naming and holding[w] <= common)
     stop = lang_analyzer.stop_words - weak
 
     entries, postings, forms = [], {}, {}
@@ -144,7 +145,7 @@ def make_index(lang: str, documents: Iterable[Document]) -> Index:
             counts: Counter[str] = Counter()
             length = 0
             for word in words:
-                if fold(word) in stop and fold(word) not in lang_analyzer.numbers:
+                if fold(word) in stop and fold(word) not in lang_analyzer.meaningful:
                     continue
                 length += 1
                 for key in lang_analyzer.keys(word.casefold()):
@@ -203,7 +204,7 @@ def warm_up() -> None:
 
 def is_stop(index: Index, word: str) -> bool:
     folded = fold(word)
-    return folded in index.stop and folded not in index.analyzer.numbers
+    return folded in index.stop and folded not in index.analyzer.meaningful
 
 
 def query_words(query: str, index: Index) -> dict[str, float]:
@@ -213,7 +214,7 @@ def query_words(query: str, index: Index) -> dict[str, float]:
     for match in index.analyzer.tokens(query[:MAX_QUERY]):
         word = match.group(0).casefold()
         if word not in found and not is_stop(index, word) and len(found) < MAX_WORDS:
-            weak = fold(word) in index.weak and fold(word) not in index.analyzer.numbers
+            weak = fold(word) in index.weak and fold(word) not in index.analyzer.meaningful
             found[word] = WEAK if weak else 1.0
     return found
 
@@ -283,7 +284,7 @@ def search(index: Index, query: str) -> list[Hit]:
         for number, tf in pseudo.items():
             scores[number] += idf * tf * (K1 + 1) / (K1 + tf)
             covered[number] += idf
-    marked = frozenset().union(*found)
+    marked = frozenset().union(*(m for m, w in zip(found, weights.values()) if w == 1.0))
     hits = [Hit(index.entries[n], scores[n] * KINDS.get(index.entries[n].kind, 1.0),
                 covered[n] / weight_of_query, marked) for n in sorted(scores)]
     hits = _notes_below_their_rules(hits)
