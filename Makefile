@@ -39,8 +39,9 @@ test-fast: $(VENV)/.test catalogs lint  ## everything but the browser tests
 serve: $(VENV)/.runtime catalogs  ## the site under granian
 	$(BIN)/python -m webapp.server.serve
 
-bench: $(VENV)/.test catalogs wrk  ## referee and HTTP throughput as ratios in one run
+bench: $(VENV)/.test catalogs wrk  ## referee, search and HTTP throughput as ratios in one run
 	$(BIN)/python -m rulebook.bench
+	$(BIN)/python tools/bench_search.py
 	$(BIN)/python tools/bench_http.py
 
 # The questions of tests/web/search_questions.yaml: the share whose answer the search puts
