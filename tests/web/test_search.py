@@ -246,7 +246,8 @@ def test_matched_words_are_highlighted_and_the_rest_escaped(index):
 
 
 @pytest.mark.parametrize("lang, query, suggestion", [
-    ("en", "geishaaas secrte", "geishas secrets"),
+    ("en", "geishaaas secrte", "geishas secret"),
+    ("en", "is the sake cup an animal or a plian", "is the sake cup an animal or a plain"),
     ("de", "Gleichstnd", "Gleichstand"),
     ("uk", "таємнииця", "Таємниця"),
     ("es", "compensasión", "Compensación"),
@@ -258,6 +259,7 @@ def test_did_you_mean_for_a_near_miss(index, lang, query, suggestion):
 
 def test_no_did_you_mean_for_words_the_rules_use_or_for_nonsense(index):
     assert search.suggest(index("en"), "tie keeps the marker") is None
+    assert search.suggest(index("de"), "was passiert wenn beide 4 Geishas haben") is None
     assert search.suggest(index("en"), "what if both have 4 geishas") is None  # stop words
     assert search.suggest(index("uk"), "нічиєї") is None  # an inflected form is a real word
     assert search.suggest(index("en"), "zebrra tie") is None  # nothing near "zebrra"

@@ -45,6 +45,7 @@ LENGTH_NORM = (0.5, 0.5, 0.3, 0.3, 0.75)
 K1 = 1.2
 # How well a query word matches a key: the same key, the start of one, a small typo.
 EXACT, PREFIX, TYPO = 1.0, 0.7, 0.5
+NEAR = 0.3  # "did you mean" offers a word at most this far (edits, a swap one, per letter)
 # What a document is: a rule, an answer (FAQ entry), a note about rules.
 KINDS = {"rule": 1.0, "answer": 1.0, "note": 0.6}
 # A stop word that the rules use to name something (in a title, a name or a phrasing: "next"
@@ -91,7 +92,8 @@ class Index:
     postings: dict[str, tuple[tuple[int, int, int], ...]]  # key -> (entry, field, count)
     average: tuple[float, ...]  # words per field, on average
     vocabulary: tuple[str, ...]  # every key of a word, for prefix and typo matching
-    surface: dict[str, str]  # key -> the word as the rules write it most (for "did you mean")
+    surface: dict[str, str]  # key -> the word as the pages write it most (for "did you mean")
+    shown: tuple[str, ...]  # the keys of words the pages show (not only in a phrasing)
     stop: frozenset[str]  # folded stop words that are left out
     weak: frozenset[str]  # folded stop words that are kept, but count little (see WEAK)
 
@@ -150,8 +152,8 @@ def make_index(lang: str, documents: Iterable[Document]) -> Index:
                 length += 1
                 for key in lang_analyzer.keys(word.casefold()):
                     counts[key] += 1
-                    seen = forms.setdefault(key, Counter())
-                    seen[word] += 1
+                    if FIELDS[place] != "asked":  # "did you mean" offers what pages show
+                        forms.setdefault(key, Counter())[word] += 1
             for key, count in counts.items():
                 postings.setdefault(key, []).append((number, place, count))
             lengths.append(length)
@@ -162,7 +164,8 @@ def make_index(lang: str, documents: Iterable[Document]) -> Index:
         lang, tuple(entries), {k: tuple(v) for k, v in postings.items()},
         tuple(max(total / count, 1.0) for total in totals),
         tuple(sorted(k for k in postings if not k.startswith("~"))),  # no group keys
-        {key: seen.most_common(1)[0][0] for key, seen in forms.items()}, stop, weak)
+        {key: seen.most_common(1)[0][0] for key, seen in forms.items()},
+        tuple(sorted(k for k in forms if not k.startswith("~"))), stop, weak)
 
 
 @lru_cache(maxsize=64)
@@ -324,9 +327,10 @@ def answer(hits: list[Hit]) -> Hit | None:
 def suggest(index: Index, query: str) -> str | None:
     """"Did you mean": the query with each word that the rules do not use as typed (it found
     nothing, or only through a typo or as the start of a word) replaced by the nearest word
-    they use ("Gleichstnd" -> "Gleichstand"); None when every word is theirs, or when a word
-    is near none of theirs. Stop words and numbers stay as typed."""
-    from rapidfuzz.distance import Levenshtein
+    they use ("Gleichstnd" -> "Gleichstand", "plian" -> "plain"); None when every word is
+    theirs, or when a word is near none of the words the pages show. Stop words and numbers
+    stay as typed."""
+    from rapidfuzz.distance import OSA
     from rapidfuzz.process import extractOne
 
     changed, out = False, []
@@ -336,8 +340,8 @@ def suggest(index: Index, query: str) -> str | None:
                 or EXACT in matches(index, word.casefold()).values()):
             out.append(word)
             continue
-        best = extractOne(fold(word), index.vocabulary, scorer=Levenshtein.normalized_distance,
-                          score_cutoff=0.4)
+        best = extractOne(fold(word), index.shown, scorer=OSA.normalized_distance,
+                          score_cutoff=NEAR)
         if best is None:
             return None
         out.append(index.surface[best[0]])
