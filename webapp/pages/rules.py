@@ -137,6 +137,7 @@ class Found:
     url: Callable[[str], str]  # rule id -> its place on the rules page
     suggestion: str | None = None  # "did you mean", when a word is not the rules' own
     answer: Result | None = None  # the hit that clearly answers the query (also in `hits`)
+    knows_every_word: bool = False  # the rules use every word of the query as typed
 
 
 def read_query(args: Mapping[str, str], notices: list[str]) -> str:
@@ -178,7 +179,8 @@ def find(game_slug: str, query: str, lang: str, options: Any = None,
     results = [shown(hit) for hit in hits]
     best = searching.answer(hits)
     return Found(game, terms, results, url, searching.suggest(index, query),
-                 results[hits.index(best)] if best else None)
+                 results[hits.index(best)] if best else None,
+                 searching.knows_every_word(index, query))
 
 
 def best_answer(found: list[Found]) -> tuple[Found, Result] | None:
@@ -197,8 +199,9 @@ def best_answer(found: list[Found]) -> tuple[Found, Result] | None:
 def did_you_mean(found: list[Found]) -> str | None:
     """The query as the rules would write it, when no game's rules use all its words as
     typed (a word one game uses is not a typo because the other lacks it)."""
-    suggestions = [group.suggestion for group in found]
-    return suggestions[0] if suggestions and all(suggestions) else None
+    if any(group.knows_every_word for group in found):
+        return None
+    return next((group.suggestion for group in found if group.suggestion), None)
 
 
 @bp.get("/<lang:lang>/<game:game>/")

@@ -324,6 +324,14 @@ def answer(hits: list[Hit]) -> Hit | None:
     return first
 
 
+def knows_every_word(index: Index, query: str) -> bool:
+    """Whether the rules use every word of the query as typed (a stop word or a number
+    counts as theirs)."""
+    return all(is_stop(index, m.group(0)) or m.group(0).isdigit()
+               or EXACT in matches(index, m.group(0).casefold()).values()
+               for m in index.analyzer.tokens(query[:MAX_QUERY]))
+
+
 def suggest(index: Index, query: str) -> str | None:
     """"Did you mean": the query with each word that the rules do not use as typed (it found
     nothing, or only through a typo or as the start of a word) replaced by the nearest word
