@@ -4,7 +4,8 @@ Each rule, FAQ entry and note is a document with fields: its title, the ways pla
 for it (its phrasings, `asked:` in the YAML, each language's own in the catalogs: never
 shown), other names that find it (an action's or yaku's names in every edition), its
 section's title and its text. Their words become keys through the language's analyzer
-(analyzers.py: stems or lemmas, numbers, synonyms; stop words left out).
+(analyzers.py: stems or lemmas, numbers, synonyms). Stop words are left out, except those
+the rules name things with, which count little (WEAK).
 
 A query is ranked by BM25F (the fields weighted, each normalized by its length) over its
 words that are not stop words; no word is required, so a question finds the rules that
@@ -14,8 +15,8 @@ typo apart (Levenshtein distance 1, or 2 for long words; rapidfuzz); a partial m
 less. A number matches only itself. Notes (where sources disagree, editions, the developer
 section) count less than rules, and a note ranks below the rule it is about; an FAQ entry is
 an answer of its own. When the best hit clearly stands out, it is the *answer* (the page
-shows it as a card above the list). A query word that matches nothing gets a "did you mean"
-from the words the rules use.
+shows it as a card above the list). A query word the rules do not use as typed gets a "did
+you mean" from the words the pages show.
 
 The index is built once per game and language (`build_index`, cached, and built for every
 game and language when a production worker starts: `warm_up`); the page shows each hit in
