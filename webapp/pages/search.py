@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import threading
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -169,9 +170,18 @@ def make_index(lang: str, documents: Iterable[Document]) -> Index:
         tuple(sorted(k for k in forms if not k.startswith("~"))), stop, weak)
 
 
-@lru_cache(maxsize=64)
+_BUILDING = threading.Lock()
+
+
 def build_index(game: str, lang: str) -> Index:
-    """A game's rules in page order, in `lang`, as its terms give them for searching."""
+    """A game's rules in page order, in `lang`, as its terms give them for searching: built
+    once (a worker's warm-up thread and a search may ask for it at the same time)."""
+    with _BUILDING:
+        return _build_index(game, lang)
+
+
+@lru_cache(maxsize=64)
+def _build_index(game: str, lang: str) -> Index:
     from ..games import GAMES
     from .rules import DEVELOPER_SECTION
 

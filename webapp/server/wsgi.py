@@ -4,8 +4,8 @@ Never in debug mode (a debug flag from the environment, e.g. FLASK_DEBUG=1, is
 ignored here): errors are the generic 500 page or problem+json, never a traceback.
 
 Each granian worker imports this module, so the warm-up below (rulebooks parsed and
-validated, catalogs loaded, templates compiled, search indexes built, one page per game and
-language rendered) happens before the worker's first request. SHINPAN_WARMUP=0 skips it.
+validated, catalogs loaded, templates compiled, one page per game and language rendered)
+happens before the worker's first request; the search indexes are built beside it. SHINPAN_WARMUP=0 skips it.
 The access log (SHINPAN_ACCESS_LOG=0: none) and the empty `Server` field are added
 here, around the whole site (webapp/server/deployment.py).
 """
@@ -22,10 +22,15 @@ app = create_app({"DEBUG": False, "TESTING": False, "PROPAGATE_EXCEPTIONS": Fals
 
 
 def warm_up() -> None:
+    import threading
+
     from ..games import GAMES
     from ..pages import search
 
-    search.warm_up()  # every game's search index in every language (about 3 s, once)
+    # Every game's search index in every language, and the Ukrainian dictionary (1-2 s and
+    # about 80 MB): beside the worker's first requests rather than before them, so a worker
+    # is ready as soon as before; a search that comes first waits for its own index.
+    threading.Thread(target=search.warm_up, name="search-warm-up", daemon=True).start()
 
     client = app.test_client()
     for lang in LANGUAGES:
