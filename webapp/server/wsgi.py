@@ -27,11 +27,6 @@ def warm_up() -> None:
     from ..games import GAMES
     from ..pages import search
 
-    # Every game's search index in every language, and the Ukrainian dictionary (1-2 s and
-    # about 80 MB): beside the worker's first requests rather than before them, so a worker
-    # is ready as soon as before; a search that comes first waits for its own index.
-    threading.Thread(target=search.warm_up, name="search-warm-up", daemon=True).start()
-
     client = app.test_client()
     for lang in LANGUAGES:
         client.get(f"/{lang}/")
@@ -42,6 +37,10 @@ def warm_up() -> None:
         client.post(f"/api/v1/{game}/score", json={"rounds": []})
     # the pages above were rendered for http://localhost: no client ever asks for that host
     app.extensions["shinpan.page_cache"].clear()
+    # Every game's search index in every language, and the Ukrainian dictionary (1-2 s and
+    # about 80 MB): beside the worker's first requests rather than before them, so a worker
+    # is ready as soon as before; a search that comes first waits for its own index.
+    threading.Thread(target=search.warm_up, name="search-warm-up", daemon=True).start()
 
 
 if os.environ.get("SHINPAN_WARMUP", "1") != "0":
