@@ -306,7 +306,7 @@ def test_the_page_shows_ranked_highlighted_results(client):
      {"action.competition", "faq.competition-visible"}, "Tausch"),
     ("uk", "koikoi", "скільки очок дає гоко", {"yaku.goko"}, "10"),
     ("es", "koikoi", "cuantos puntos vale goko", {"yaku.goko"}, "10"),
-    ("fr", "koikoi", "qui distribue la manche suivante", {"match.dealer"}, "vainqueur"),
+    ("fr", "koikoi", "l'eclair annule les contemplations?", {"options.lightning"}, "novembre"),
 ])
 def test_a_clear_answer_is_a_card_above_the_list(client, lang, game, question, answers, term):
     html = client.get(f"/{lang}/{game}/search", query_string={"q": question}).get_data(as_text=True)
