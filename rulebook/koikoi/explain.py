@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import N_, Np_
+from ..outcomes import Status
 from ..players import OTHER, PLAYERS
 from .messages import Words
 from .request import Match
@@ -94,13 +95,13 @@ class Explainer(Words):
             dealer, dealt_by = self.next_dealer(rnd, dealer, ruling["score"][dealer], options)
         played, total_rounds = first - 1 + len(parsed), options["rounds"]
         if played < total_rounds:
-            result = {"status": "continue", "winner": None, "reason": "match.in-progress",
+            result = {"status": Status.CONTINUE, "winner": None, "reason": "match.in-progress",
                       "rules": ["match.rounds"]}
         elif totals["a"] == totals["b"]:
-            result = {"status": "draw", "winner": None, "reason": "match.tied-totals",
+            result = {"status": Status.DRAW, "winner": None, "reason": "match.tied-totals",
                       "rules": ["match.rounds", "match.tie"]}
         else:
-            result = {"status": "win", "winner": "a" if totals["a"] > totals["b"] else "b",
+            result = {"status": Status.WIN, "winner": "a" if totals["a"] > totals["b"] else "b",
                       "reason": "match.higher-total", "rules": ["match.rounds", "match.winner"]}
         result.update({"rounds_played": played, "rounds_total": total_rounds})
         return {

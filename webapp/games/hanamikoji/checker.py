@@ -74,7 +74,7 @@ def checker(rb: Any, args: Mapping[str, str], lang: str) -> Redirect | dict[str,
         "names": names,  # as labels: headings, fields ("Player A", "Jugador A")
         "said": said_names(names, lang),  # inside a sentence ("le joueur A")
         "page_args": {key: arg(args, key)  # as asked: the page's notices name a bad one
-                      for key in ("edition", "round_limit", "simultaneous_goal")},
+                      for key in ("edition", "round_limit", "simultaneous_goal", "house")},
         "board": board_view(rb, form, field_errors) if form.mode == "board" else None,
         "log_view": log_view(rb, form, ruling, names, next_index, awaiting_take,
                              refused=next_answer is not None and not awaiting_take)

@@ -8,6 +8,7 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 
 from ..base import Options, short
+from ..house_name import read_house
 
 LABELS = {
     "round_limit": lazy_gettext("Three-round limit"),
@@ -37,9 +38,13 @@ def page_options(rb: Any, args: Mapping[str, str]) -> Options:
         "edition": rb.default_edition,
         "round_limit": "",  # the edition's own rule
         "simultaneous_goal": rb.variant_default("simultaneous_goal"),
+        "house": "",  # the name the table gives these settings
     }
     values = dict(defaults)
     notices: list[str] = []
+    values["house"], house_notice = read_house(args)
+    if house_notice:
+        notices.append(house_notice)
 
     edition = args.get("edition", "").strip()
     if edition in rb.editions:

@@ -5,8 +5,8 @@
 `pgettext` (`((1, 'c'), 2)`) turns the first element into the message context.
 
 Rule texts (every `sections[*].rules`), their titles, the ways players ask for them
-(`sections[*].asked`, one entry per rule, the phrasings joined by " | ") and section titles
-are extracted for every game;
+(`sections[*].asked`, one entry per rule, the phrasings joined by " | "), section titles and
+what each source is (`sources[*].about`) are extracted for every game;
 what else a game's YAML holds for the catalogs is its package's `EXTRACT` (see
 rulebook/game.py), found through `rulebook.GAMES`.
 """
@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from . import GAMES
-from .loader import ASKED_SEPARATOR
+from rulebook import GAMES
+from rulebook.loader import ASKED_SEPARATOR
 
 RULE_COMMENT = (
     "Translators: rule text; the message context is the rule id. Keep placeholders such "
@@ -37,6 +37,9 @@ TITLE_COMMENT = (
     "Translators: the short name of a rule (the message context is title.<rule id>), shown "
     "in links, lists and rulings instead of its id. Keep placeholders unchanged."
 )
+
+SOURCE_COMMENT = ("Translators: what a source document is (its own title is shown beside, "
+                  "untranslated)")
 
 Message = tuple[int, str, tuple[str, str] | str, list[str]]
 
@@ -101,6 +104,12 @@ def extract_rulebook(fileobj, keywords, comment_tags, options) -> Iterator[Messa
             if not rule_id.startswith("__"):
                 yield from emit(asked["__lines__"][rule_id], f"asked.{rule_id}",
                                 ASKED_SEPARATOR.join(_clean(p) for p in phrasings), ASKED_COMMENT)
+
+    # What a source is: the rules pages name their canonical source, so every game's.
+    sources = data.get("sources", {})
+    for key, source in sources.items():
+        if not key.startswith("__") and isinstance(source, dict) and source.get("about"):
+            yield from emit(source["__line__"], f"source.{key}", source["about"], SOURCE_COMMENT)
 
     spec = GAMES[game].module.EXTRACT if game in GAMES else ()
     for where, field, context, comment in spec:
