@@ -149,7 +149,7 @@ def collect_rules(data: dict[str, Any]) -> tuple[dict[str, str], list[tuple[str,
     return rules, problems
 
 
-# Between the phrasings of one rule in its catalog entry (rulebook/babel_extract.py writes
+# Between the phrasings of one rule in its catalog entry (tools/babel_extract.py writes
 # them so, webapp/games/terms.py splits them).
 ASKED_SEPARATOR = " | "
 

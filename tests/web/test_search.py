@@ -419,7 +419,7 @@ def test_phrasings_for_no_rule_of_their_section_are_refused(tmp_path):
 
 def test_the_extractor_gives_each_rules_phrasings_one_catalog_entry():
     from rulebook import GAMES
-    from rulebook.babel_extract import extract_rulebook
+    from tools.babel_extract import extract_rulebook
 
     with open(GAMES["koikoi"].folder / "rulebook.yaml", "rb") as handle:
         messages = list(extract_rulebook(handle, [], [], {}))

@@ -28,6 +28,7 @@ NUMBERS = range(101)  # cardinals 0-100 (single words only: "twenty-one" is two)
 ORDINALS = range(1, 13)  # first to twelfth (rounds, months)
 
 
+@lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Casefolded, accents removed: "Compensación" -> "compensacion"; a Cyrillic letter keeps
     its marks (й, ї are letters of their own), and ' is written ’ as Ukrainian does."""
