@@ -10,7 +10,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..loader import RulebookError, collect_rules, collect_titles, load_yaml_checked
+from ..loader import (
+    RulebookError,
+    collect_asked,
+    collect_rules,
+    collect_titles,
+    load_yaml_checked,
+)
 from ..sources import Source, read_sources, unknown_sources
 from .japanese import JapaneseNames, read_japanese
 
@@ -147,6 +153,7 @@ class Rulebook:
     sections: tuple[Section, ...]
     rules: dict[str, str] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)  # rule id -> short English title
+    asked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ways players ask (search)
     card_by_slug: dict[str, int] = field(default_factory=dict)
     yaku_by_id: dict[str, Yaku] = field(default_factory=dict)
     month_by_number: dict[int, Month] = field(default_factory=dict)
@@ -488,6 +495,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         ),
         rules=rules,
         titles=collect_titles(data),
+        asked=collect_asked(data),
         card_by_slug=by_slug,
         yaku_by_id={y.id: y for y in yaku},
         month_by_number={m.number: m for m in months},
