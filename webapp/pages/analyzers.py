@@ -208,10 +208,26 @@ class Japanese(Analyzer):
 
     @lru_cache(maxsize=65536)  # noqa: B019 - analyzers live as long as the process
     def keys(self, word: str) -> frozenset[str]:
-        if word.isdigit():
-            return frozenset({str(int(word))})
+        number = kanji_number(word)
+        if number is not None:
+            return frozenset({str(number)})
         found = set(self.words.keys(word))
         return frozenset(found | {self.synonyms[k] for k in found if k in self.synonyms})
+
+
+KANJI_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")}
+
+
+def kanji_number(word: str) -> int | None:
+    """4, ４, 四, 十一, 二十: a number written in digits or kanji up to 99 (None otherwise)."""
+    if word.isdigit():
+        return int(word)
+    tens, _, ones = word.partition("十")
+    if "十" not in word:
+        return KANJI_DIGITS.get(word) if len(word) == 1 else None
+    if any(c not in KANJI_DIGITS for c in tens + ones) or len(tens) > 1 or len(ones) > 1:
+        return None
+    return KANJI_DIGITS.get(tens, 1) * 10 + KANJI_DIGITS.get(ones, 0)
 
 
 @lru_cache(maxsize=8192)
