@@ -99,3 +99,36 @@ def test_the_api_gives_the_japanese_names(client):
 ])
 def test_romaji_as_players_type_it_meets_the_reading(kana, typed):
     assert {normal_romaji(word) for word in typed} == {romaji(kana)}
+
+
+# -- search: one word in kanji, kana or romaji ------------------------------------------------
+def found(app, query: str, game: str = "koikoi") -> list[str]:
+    from webapp.pages import search
+
+    with app.app_context():
+        index = search.build_index(game, "ja")
+    return [hit.rule_id for hit in search.search(index, query)]
+
+
+@pytest.mark.parametrize("query", ["猪鹿蝶", "いのしかちょう", "イノシカチョウ", "inoshikacho",
+                                   "Ino-shika-chō", "inoshikachou"])
+def test_a_yaku_in_kanji_kana_or_romaji_finds_its_rule(app, query):
+    assert found(app, query)[0] == "yaku.inoshikacho"
+
+
+@pytest.mark.parametrize("query, rule, game", [
+    ("花見で一杯", "yaku.hanami", "koikoi"),  # the name a Japanese app gives the viewing
+    ("てし", "yaku.teshi", "koikoi"), ("gokou", "yaku.goko", "koikoi"),
+    ("きょうそう", "action.competition", "hanamikoji"),
+    ("捨て札", "action.tradeoff", "hanamikoji"),  # a Japanese guide's name for the action
+    ("芸者", "victory.geishas", "hanamikoji"), ("himitsi", "action.secret", "hanamikoji"),
+])
+def test_japanese_names_typos_and_guides_terms_find_their_rule(app, query, rule, game):
+    assert rule in found(app, query, game)[:3]
+
+
+def test_particles_and_question_words_are_not_words():
+    from webapp.pages import analyzers
+
+    words = [w.group(0) for w in analyzers.analyzer("ja").tokens("猪鹿蝶は何点ですか？")]
+    assert words == ["猪鹿蝶", "点"]

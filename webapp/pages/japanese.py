@@ -12,8 +12,9 @@ from the rulebook) is found whole, in kanji, kana or romaji, before the analyzer
 rest (it would read 猪鹿蝶 as 猪 / 鹿 / 蝶 and いのしかちょう as anything at all).
 
 Particles, auxiliaries, punctuation and question words (は, です, 何, どう) are stop words.
-The dictionary loads on the first Japanese search: 0.15 s and 50 MB (README, "Search in
-Japanese", compares SudachiPy, Janome and fugashi; tools/ja_tokenizers.py measures them).
+The dictionary loads on first use (a worker's warm-up builds the search indexes): 0.15-0.25 s
+and about 50 MB (README, "Search in Japanese", compares SudachiPy, Janome and fugashi;
+tools/ja_tokenizers.py measures them).
 """
 from __future__ import annotations
 
