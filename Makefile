@@ -103,11 +103,12 @@ wrk:
 	@command -v wrk >/dev/null || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 
-# Debian's Chromium for the browser tests (never `playwright install`), and axe-core
-# (lighthouse, a dev dependency, only for `make lighthouse`).
+# Debian's Chromium for the browser tests (never `playwright install`) with a Japanese font
+# (Noto Sans CJK: without one, Japanese pages render as empty boxes in tests and screenshots),
+# and axe-core (lighthouse, a dev dependency, only for `make lighthouse`).
 browser:
-	@command -v chromium >/dev/null || (apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+	@command -v chromium >/dev/null && fc-list -q :lang=ja || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null)
 	@test -f node_modules/axe-core/axe.min.js || npm ci --omit=dev --no-audit --no-fund --silent
 
 lint: $(VENV)/.test

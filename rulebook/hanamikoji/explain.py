@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import N_, Np_, translator
+from ..i18n import N_, Np_, listed, translator
 from ..players import OTHER, PLAYERS, Names
 from .model import Rulebook
 from .rules import Alternative, Decision, Standing
@@ -195,7 +195,8 @@ class Explainer:
         measure = {"most_charm": s.charm, "highest_geisha": s.values}[step]
         a, b = measure["a"], measure["b"]
         if step == "highest_geisha":
-            a, b = ", ".join(map(str, a)) or "–", ", ".join(map(str, b)) or "–"
+            t = translator(self.lang)
+            a, b = listed(map(str, a), t) or "–", listed(map(str, b), t) or "–"
         extra = {"player": self.names[winner]} if winner else {}
         return self.say(key, rule, a=a, b=b, **extra)
 
@@ -213,7 +214,8 @@ class Explainer:
         for p in PLAYERS:
             left = progress["actions_left"][p]
             if left:
-                names = ", ".join(action_name(self.rb, a, self.lang, self.edition) for a in left)
+                names = listed((action_name(self.rb, a, self.lang, self.edition) for a in left),
+                               translator(self.lang))
                 out.append(self.say("progress.left", "turn.each-action-once",
                                     player=self.names[p], actions=names))
             else:

@@ -119,6 +119,8 @@ class Rulebook:
     geisha_index: dict[str, int] = field(default_factory=dict)
     # Per-language lookups computed once (see referee.Phrases); not part of the rules.
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    # Languages whose action names are the site's own translation, not an edition's.
+    own_action_names: tuple[str, ...] = ()
 
     @property
     def total_cards(self) -> int:
@@ -246,6 +248,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         titles=collect_titles(data),
         asked=collect_asked(data),
         geisha_index={g.id: i for i, g in enumerate(geishas)},
+        own_action_names=tuple(data.get("own_action_names", ())),
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import N_, Np_
+from ..i18n import N_, Np_, listed
 from ..outcomes import Status
 from ..players import OTHER, PLAYERS
 from .messages import Words
@@ -195,7 +195,8 @@ class Explainer(Words):
         rb = self.rb
         name = self.yaku_name(d.yaku.id)
         if d.why == DROPPED_SPOILED:
-            cards = ", ".join(self.card_label(c.index) for c in rb.cards if (d.cards >> c.index) & 1)
+            cards = listed((self.card_label(c.index) for c in rb.cards if (d.cards >> c.index) & 1),
+                           self.t)
             return self.step(rb.options[d.option].rule, MSG_DROPPED_SPOILED, yaku=name, cards=cards)
         rule, template = {
             DROPPED_BEST: ("yaku.best-in-group", MSG_DROPPED_BEST),

@@ -18,6 +18,7 @@ from ..loader import (
     load_yaml_checked,
 )
 from ..sources import Source, read_sources, unknown_sources
+from .japanese import JapaneseNames, read_japanese
 
 FOLDER = Path(__file__).resolve().parent
 DEFAULT_PATH = FOLDER / "rulebook.yaml"
@@ -164,6 +165,8 @@ class Rulebook:
     scorer_options: tuple[str, ...] = ()
     # Compiled scorers, filled lazily per (ruleset, options); see rulebook.koikoi.scoring.
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    # Japanese names of months, cards and yaku (rulebook/koikoi/japanese.py).
+    japanese: JapaneseNames = field(default_factory=JapaneseNames)
 
     def card(self, index: int) -> Card:
         return self.cards[index]
@@ -501,6 +504,8 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         month_masks=month_masks,
         switches=switches,
         scorer_options=scorer_options,
+        japanese=read_japanese(data, {m.id: m.number for m in months}, set(by_slug),
+                               {y.id: y.romaji for y in yaku}, set(data["sources"])),
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import N_, Np_, translator
+from ..i18n import N_, Np_, listed, translator
 from ..players import OTHER, PLAYERS, Names
 from ..problems import SHARED, Problem, describe, kind_of, pointer, quoted_list, short
 from .messages import Words
@@ -118,7 +118,7 @@ def _listed(captured: Any) -> frozenset[str]:
 
 def _choices(values: Any, t: Any) -> str:
     """The allowed values of a field, each as a message shows a value."""
-    return ", ".join(describe(v, t) for v in values)
+    return listed((describe(v, t) for v in values), t)
 
 
 class RequestCheck(Words):

@@ -17,7 +17,7 @@ from webapp.pages import analyzers, search
 
 TIE = "scoring.tie-keeps-marker"
 VICTORY = ("victory.geishas", "victory.charm", "victory.clash", "victory.immediate")
-FOUR = {"en": "four", "de": "vier", "uk": "чотири", "es": "cuatro", "fr": "quatre"}
+FOUR = {"en": "four", "de": "vier", "uk": "чотири", "es": "cuatro", "fr": "quatre", "ja": "四"}
 
 
 @pytest.fixture(scope="module")

@@ -138,7 +138,7 @@ def test_rule_text_renders_action_names(client):
 # -- language negotiation, switcher, 404 ----------------------------------------------
 @pytest.mark.parametrize(
     "header, lang", [("de-DE,de;q=0.9", "de"), ("uk", "uk"), ("es-MX", "es"),
-                     ("fr-CA,en;q=0.5", "fr"), ("ja", "en"), ("", "en")],
+                     ("fr-CA,en;q=0.5", "fr"), ("ja-JP,ja;q=0.9", "ja"), ("zh", "en"), ("", "en")],
 )
 def test_root_negotiates(client, header, lang):
     response = client.get("/", headers={"Accept-Language": header})

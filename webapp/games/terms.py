@@ -12,7 +12,7 @@ from typing import Any
 from babel import Locale
 from markupsafe import Markup, escape
 
-from rulebook.i18n import N_, translator
+from rulebook.i18n import N_, listed, translator
 from rulebook.loader import ASKED_SEPARATOR
 from rulebook.sources import capitalized
 
@@ -21,6 +21,9 @@ from rulebook.sources import capitalized
 LABELLED = N_("%(label)s: %(value)s")
 # Translators: an edition's printed name for an action, after the site's own name
 PRINTED = N_("(%(publisher)s: %(name)s)")
+# Translators: a name followed by a short note in brackets (a work's own title, "inferred"),
+# with your language's brackets and spacing
+NOTED = N_("%(name)s (%(note)s)")
 
 
 class KeepMissing(dict):
@@ -74,6 +77,14 @@ class GameTerms:
     def labelled(self, label: Any, value: Any) -> Markup:
         """ "Deep Water Games: …" with the language's punctuation (label and value escaped)."""
         return Markup(escape(self.gettext(LABELLED))) % {"label": label, "value": value}
+
+    def listed(self, names: Any) -> str:
+        """Names one after the other, with the language's separator."""
+        return listed(names, self._t)
+
+    def noted(self, name: Any, note: Any) -> Markup:
+        """ "FudaWiki's page … (Koi-Koi)": a name and its note in brackets (both escaped)."""
+        return Markup(escape(self.gettext(NOTED))) % {"name": name, "note": note}
 
     def printed_name(self, printed: PrintedName) -> Markup:
         """ "(Deep Water Games: <span lang="en">Discard</span>)", an action tile's aside."""
@@ -144,7 +155,7 @@ class GameTerms:
         src = self.rb.sources[key]
         about = escape(self.p(f"source.{key}", src.about))
         if src.title:
-            return Markup('{} (<cite lang="{}">{}</cite>)').format(about, src.lang, src.title)
+            return self.noted(about, Markup('<cite lang="{}">{}</cite>').format(src.lang, src.title))
         return about
 
     def sources(self, keys: Any, alone: bool = False) -> Markup:

@@ -171,6 +171,71 @@ class Ukrainian(Analyzer):
         return lambda word: simplemma.lemmatize(word, lang="uk")
 
 
+class Japanese(Analyzer):
+    """Japanese, written without spaces: words, dictionary forms and readings from SudachiPy
+    (webapp/pages/japanese.py), so that kanji, kana and romaji find each other (猪鹿蝶,
+    いのしかちょう, inoshikacho); Koi-Koi's Japanese names are found whole. Particles,
+    auxiliaries and question words carry no keys: they are not words here at all."""
+
+    @cached_property
+    def words(self):
+        from ..games import GAMES
+        from .japanese import Japanese as Words
+
+        names = [getattr(spec.rulebook, "japanese", None) for spec in GAMES.values()]
+        return Words(pair for n in names if n is not None for pair in n.lexicon())
+
+    def tokens(self, text: str) -> Iterator:
+        return (word for word in _japanese_words(self.words, text) if word.keys)
+
+    @cached_property
+    def stop_words(self) -> frozenset[str]:
+        return frozenset()  # the analyzer leaves them out (tokens)
+
+    @cached_property
+    def numbers(self) -> dict[str, str]:
+        return {}  # digits are digits; 四光 is a name, not a number
+
+    @cached_property
+    def synonyms(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for group in self.synonym_groups:
+            head = "~" + fold(group[0])
+            for word in group:
+                for key in self.words.keys(word):
+                    out[key] = head
+        return out
+
+    @lru_cache(maxsize=65536)  # noqa: B019 - analyzers live as long as the process
+    def keys(self, word: str) -> frozenset[str]:
+        number = kanji_number(word)
+        if number is not None:
+            return frozenset({str(number)})
+        found = set(self.words.keys(word))
+        return frozenset(found | {self.synonyms[k] for k in found if k in self.synonyms})
+
+
+KANJI_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")}
+
+
+def kanji_number(word: str) -> int | None:
+    """4, ４, 四, 十一, 二十: a number written in digits or kanji up to 99 (None otherwise)."""
+    if word.isdigit():
+        return int(word)
+    tens, _, ones = word.partition("十")
+    if "十" not in word:
+        return KANJI_DIGITS.get(word) if len(word) == 1 else None
+    if any(c not in KANJI_DIGITS for c in tens + ones) or len(tens) > 1 or len(ones) > 1:
+        return None
+    return KANJI_DIGITS.get(tens, 1) * 10 + KANJI_DIGITS.get(ones, 0)
+
+
+@lru_cache(maxsize=8192)
+def _japanese_words(words, text: str) -> tuple:
+    """Kept: an index and every highlight read the same rule texts again."""
+    return tuple(words.words(text))
+
+
 # Words people use for the same thing at the table (a verb and its noun, two verbs for
 # "win"): any of them finds the others.
 ANALYZERS: dict[str, Analyzer] = {
@@ -185,6 +250,12 @@ ANALYZERS: dict[str, Analyzer] = {
                                      ("empate", "empatar"))),
     "fr": French("fr", "french", (("gagner", "victoire", "vainqueur", "gagnant", "emporter"),
                                   ("égalité", "égal"))),
+    # the site's action names with those of Japanese guides (BGA: 密約, 取捨, 贈与)
+    "ja": Japanese("ja", "japanese", (("勝利", "勝ち", "勝つ", "勝者"),
+                                      ("同点", "同数", "引き分け", "互角"), ("秘密", "密約"),
+                                      ("破棄", "捨て札", "取捨", "捨てる"),
+                                      ("贈り物", "贈与", "プレゼント"), ("競争", "競り"),
+                                      ("芸妓", "芸者", "げいしゃ"))),
 }
 
 

@@ -24,7 +24,7 @@ from ..games.base import no_summary
 
 MAX_DESCRIPTION = 200  # characters; previews cut longer texts themselves, mid-word
 DESCRIPTIONS = {
-    "home": N_("Rules of two-player Japanese card games (%(games)s) in five languages, and a "
+    "home": N_("Rules of two-player Japanese card games (%(games)s) in your language, and a "
                "referee that scores a finished round with the rules that decide it."),
     "rules": N_("%(game)s: the complete rules in plain words, with what each edition, ruleset "
                 "and variant changes."),

@@ -16,6 +16,8 @@ KIND_LABELS = {
     "ribbon": N_("Ribbon"),
     "plain": N_("Plain"),
 }
+# Translators: beside a Japanese name no source spells so (derived from its romaji)
+INFERRED = N_("inferred")
 GROUP_LABELS = {
     "brights": N_("Brights"),
     "animals": N_("Animals"),
@@ -78,6 +80,43 @@ class KoikoiTerms(GameTerms):
     def yaku(self, yaku_id: str) -> str:
         return self.p(f"koikoi.yaku.{yaku_id}", self.rb.yaku_by_id[yaku_id].name)
 
+    # -- Japanese names (rulebook/koikoi/japanese.py) -----------------------------------
+    def japanese_html(self, name: str, japanese: Any) -> Markup:
+        """A name as this page shows it: in Japanese, the written form with its reading
+        (<ruby>猪鹿蝶<rt>いのしかちょう</rt></ruby>); elsewhere the page's name, then the romaji
+        and the written form ("Boar, Deer and Butterflies (Ino-shika-chō, 猪鹿蝶)")."""
+        if japanese is None:
+            return escape(name)
+        if self.lang == "ja":
+            shown = Markup("<ruby>{}<rt>{}</rt></ruby>").format(japanese.written, japanese.reading)
+        elif "(" in name:  # the name gives the romaji already: "Goko (cinq lumières)"
+            shown = Markup('{} <span class="jp-name" lang="ja">{}</span>').format(
+                name, japanese.written)
+        else:
+            shown = self.noted(name, Markup(
+                '<span class="jp-name"><span lang="ja-Latn">{}</span>, <span lang="ja">{}</span>'
+                '</span>').format(japanese.romaji, japanese.written))
+        if japanese.inferred:  # the spelling is ours: said so wherever it is shown
+            return self.noted(shown, Markup('<span class="inferred">{}</span>').format(
+                self.gettext(INFERRED)))
+        return shown
+
+    def yaku_html(self, yaku_id: str) -> Markup:
+        return self.japanese_html(self.yaku(yaku_id), self.rb.japanese.yaku.get(yaku_id))
+
+    def card_html(self, card: Any) -> Markup:
+        """A card on a drawn tile: on Japanese pages its written name with the reading; on
+        the others its name, then the written name and the romaji on lines of their own."""
+        japanese = self.rb.japanese.cards.get(card.slug)
+        if japanese is None or self.lang == "ja":
+            return self.japanese_html(self.card(card), japanese)
+        return Markup('{}<span class="jp-name jp-name--line" lang="ja">{}</span>'
+                      '<span class="jp-name jp-name--line" lang="ja-Latn">{}</span>').format(
+            self.card(card), japanese.written, japanese.romaji)
+
+    def month_html(self, number: int) -> Markup:
+        return self.japanese_html(self.month(number), self.rb.japanese.months.get(number))
+
     def kind(self, card: Any) -> str:
         return self.gettext(KIND_LABELS[card.kind])
 
@@ -99,7 +138,7 @@ class KoikoiTerms(GameTerms):
         """What a yaku needs, in words."""
         t = self._t
         if yaku.match == "cards":
-            return ", ".join(
+            return self.listed(
                 t.gettext("%(card)s (%(month)s)") % {"card": self.card(c), "month": self.month(c.month)}
                 for c in self.rb.cards if (yaku.cards >> c.index) & 1)
         if yaku.match == "round_month":
@@ -122,10 +161,10 @@ class KoikoiTerms(GameTerms):
         }[yaku.count_kind] % {"num": n}
         if yaku.excluding:
             return t.gettext("%(count)s, not counting the %(cards)s") % {
-                "count": counted, "cards": ", ".join(self.names_of(yaku.excluding))}
+                "count": counted, "cards": self.listed(self.names_of(yaku.excluding))}
         if yaku.requires:
             return t.gettext("%(count)s, one of them the %(cards)s") % {
-                "count": counted, "cards": ", ".join(self.names_of(yaku.requires))}
+                "count": counted, "cards": self.listed(self.names_of(yaku.requires))}
         return counted
 
     def stacking(self, ruleset: Any, yaku: Any) -> str:
@@ -135,5 +174,5 @@ class KoikoiTerms(GameTerms):
         partners = [self.yaku(y) for s in ruleset.stacks if yaku.id in s for y in sorted(s) if y != yaku.id]
         if partners:
             return t.gettext("Best of its group; scores together with %(yaku)s") % {
-                "yaku": ", ".join(partners)}
+                "yaku": self.listed(partners)}
         return t.gettext("Only the best yaku of its group scores")
