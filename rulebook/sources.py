@@ -35,13 +35,22 @@ BASES = {
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A document facts come from: `about` is English (translated), `title` stays as printed."""
+    """A document facts come from: `about` is English (translated), `title` stays as printed,
+    `short` is the proper name a page cites it by (a site or a work, never translated), `url`
+    its public address when it has one page."""
 
     key: str
     lang: str
     about: str
     where: str
     title: str | None = None
+    short: str | None = None
+    url: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How a page cites it in a few words: `short`, else its title, else where it is."""
+        return self.short or self.title or self.where.split(",")[0].split("/")[0]
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,8 +23,14 @@ PERCENT = re.compile(r"%\(([a-z_]+)\)[sd]")
 
 
 def catalog(lang):
+    """The catalog as the integrator's merge will make it: the .po file with the translations
+    a branch delivers in translations/incoming/*.json applied (tools/po_incoming.py)."""
+    from tools.po_incoming import apply_entries, load_entries
+
     with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
-        return read_po(handle)
+        cat = read_po(handle)
+    apply_entries(cat, lang, load_entries()[1], add=True)
+    return cat
 
 
 def placeholders(text: str) -> set[str]:

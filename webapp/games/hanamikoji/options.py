@@ -17,6 +17,10 @@ LABELS = {
     ("round_limit_status", "normal"): lazy_gettext(
         "In this edition the game ends after round %(rounds)s at the latest; playing on is the "
         "option."),
+    ("round_limit_status", "final"): lazy_gettext(
+        "In this edition the game ends after round %(rounds)s at the latest."),
+    ("round_limit_status", "unknown"): lazy_gettext(
+        "Our sources do not settle whether this edition ends the game after round %(rounds)s."),
     ("round_limit_status", "optional"): lazy_gettext(
         "This edition offers the limit as an optional rule."),
     ("round_limit_status", "none"): lazy_gettext(

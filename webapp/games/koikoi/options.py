@@ -27,9 +27,18 @@ OPTION_LABELS = {
     "tsukifuda": lazy_gettext("Cards of the Month"),
     "seven_point_double": lazy_gettext("Seven-point double"),
     "koikoi_multiplier": lazy_gettext("Koi-koi double"),
+    "field_multiplier": lazy_gettext("Brights on the field"),
     "double_cap": lazy_gettext("Double cap"),
     "hand_yaku": lazy_gettext("Hand yaku"),
+    "lucky_hands": lazy_gettext("What a hand yaku does"),
+    "both_lucky_hands": lazy_gettext("Both players dealt a hand yaku"),
+    "lucky_hands_stack": lazy_gettext("Both hand yaku in one hand"),
+    "koikoi_minimum": lazy_gettext("Points needed to call koi-koi"),
     "rounds": lazy_gettext("Match length"),
+    "match_target": lazy_gettext("Points to win the match"),
+    "start_points": lazy_gettext("Points at the start"),
+    "zero_sum": lazy_gettext("Points taken from the other player"),
+    "end_at_zero": lazy_gettext("The match ends at 0 points"),
     "koikoi_limit": lazy_gettext("Koi-koi calls per player and round"),
     "dealer_rotation": lazy_gettext("Dealer rotation"),
     "draw_dealer": lazy_gettext("Dealer after a draw"),
@@ -42,7 +51,16 @@ CHOICE_LABELS = {
     ("sake_cup_as_plain", "choose"): lazy_gettext("Whichever scores more"),
     ("koikoi_multiplier", "opponent_called"): lazy_gettext("When the opponent called"),
     ("koikoi_multiplier", "winner_called"): lazy_gettext("When the winner called"),
+    ("koikoi_multiplier", "anyone_called"): lazy_gettext("When anyone called"),
     ("koikoi_multiplier", "per_call"): lazy_gettext("Number of calls + 1"),
+    ("koikoi_multiplier", "none"): lazy_gettext("No koi-koi double"),
+    ("field_multiplier", "none"): lazy_gettext("Not counted"),
+    ("field_multiplier", "brights"): lazy_gettext("Number of brights"),
+    ("field_multiplier", "brights_plus_one"): lazy_gettext("Number of brights + 1"),
+    ("lucky_hands", "win"): lazy_gettext("Wins the round"),
+    ("lucky_hands", "misdeal"): lazy_gettext("Misdeal"),
+    ("both_lucky_hands", "draw"): lazy_gettext("Draw"),
+    ("both_lucky_hands", "play_on"): lazy_gettext("Play on"),
     ("dealer_rotation", "winner"): lazy_gettext("The winner deals"),
     ("dealer_rotation", "alternate"): lazy_gettext("Players alternate"),
     ("draw_dealer", "other"): lazy_gettext("The other player deals"),
@@ -61,6 +79,14 @@ def encode(value: Any) -> str:
     return str(value)
 
 
+# What "no value" means for the nullable options (the others: no limit).
+NONE_LABELS = {
+    "rounds": lazy_gettext("No fixed number"),
+    "match_target": lazy_gettext("No target"),
+    "koikoi_minimum": lazy_gettext("No minimum"),
+}
+
+
 def choice_label(option: str, value: Any) -> str:
     """A translated label for an option's value (in the page language)."""
     if value is True:
@@ -68,7 +94,7 @@ def choice_label(option: str, value: Any) -> str:
     if value is False:
         return gettext("Off")
     if value is None:
-        return gettext("No limit")
+        return str(NONE_LABELS.get(option, "")) or gettext("No limit")
     label = CHOICE_LABELS.get((option, value))
     if label is not None:
         return str(label)
@@ -189,8 +215,13 @@ def yaku_rows(rb: Any, terms: KoikoiTerms, ruleset_id: str, options: dict[str, A
 PRESETS = {
     "double_cap": ["none", "2", "4", "8", "16"],
     "koikoi_limit": ["none", "1", "2", "3"],
-    "draw_dealer_points": ["0", "6"],
+    "koikoi_minimum": ["none", "1", "3", "5"],
+    "match_target": ["none", "30", "50", "100"],
+    "start_points": ["0", "10", "30", "50"],
+    # FudaWiki: the dealer's privilege is "typically 1 or 6" points.
+    "draw_dealer_points": ["0", "1", "6"],
 }
+POINTS_OPTIONS = ("draw_dealer_points", "koikoi_minimum", "match_target", "start_points")
 
 
 def option_label(option: str, value: Any) -> str:
@@ -198,7 +229,7 @@ def option_label(option: str, value: Any) -> str:
         return gettext("At most ×%(num)s", num=value)
     if option == "koikoi_limit" and isinstance(value, int):
         return str(value)
-    if option == "draw_dealer_points" and isinstance(value, int):
+    if option in POINTS_OPTIONS and isinstance(value, int):
         return ngettext("%(num)s point", "%(num)s points", value)
     return choice_label(option, value)
 
@@ -212,7 +243,7 @@ def option_choices(rb: Any, option: str, current: str = "") -> list[tuple[str, s
         if ok and encode(typed) not in values:
             values.append(encode(typed))
     else:
-        values = [encode(c) for c in spec.choices]
+        values = [encode(c) for c in spec.choices] + (["none"] if spec.nullable else [])
     out = []
     for v in values:
         typed = decode(spec, v)[1]
@@ -227,5 +258,5 @@ def options_in_force(rb: Any, table: Table) -> list[dict[str, Any]]:
         {"id": key, "rule": spec.rule, "label": OPTION_LABELS[key],
          "value": option_label(key, table.effective[key]),
          "changed": key in table.overrides and table.overrides[key] != ruleset_defaults[key]}
-        for key, spec in rb.options.items()
-    ]
+        for key, spec in rb.options.items() if rb.applies(table.ruleset, key)
+    ]  # options.not-in-ruleset: an option about yaku the ruleset lacks is not in force
