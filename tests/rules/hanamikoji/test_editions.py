@@ -139,3 +139,81 @@ def test_refresh_switch_start_wrong_starter_is_one_error_that_says_why():
     error = r["errors"][0]
     assert error["rule"] == "refresh.switch-start" and error["path"] == "/rounds/0/actions/0/player"
     assert "Player B starts round 2" in error["message"] and "second in round 1" in error["message"]
+
+
+# -- the second audit: tie messages, playing on, who starts, the canonical text --------------
+def test_tiebreak_unknown_says_only_reviews_were_read():
+    """tiebreak.unknown: Kosmos's book was not read, so the ruling says its reviews are silent."""
+    r = referee({"game": "hanamikoji", "edition": "kosmos", "rounds": [{"board": TIED}] * 3})
+    text = messages(r)
+    assert "reviews" in text and "rulebook does not say" not in text
+    rb = load_rulebook()
+    assert rb.editions["kosmos"].round_limit.sourced.basis == "reported"
+    assert "rather than its rulebook" in rb.rules["tiebreak.unknown"]
+
+
+def test_victory_game_length_playing_on_is_sourced_for_kosmos_only():
+    """victory.game-length: Kosmos names playing on as the option; for Iello no source says."""
+    rb = load_rulebook()
+    assert rb.editions["kosmos"].round_limit.status == "normal"
+    assert rb.editions["iello"].round_limit.status == "final"
+    assert rb.round_limit_default("iello") and rb.round_limit_default("kosmos")
+    r = third_round("iello")
+    assert "plays at most 3 rounds" in messages(r)
+
+
+def test_setup_first_player_kosmos_birthday():
+    """setup.first-player: EmperorS4's youngest player; Kosmos's most recent birthday."""
+    rb = load_rulebook()
+    assert rb.editions["emperors4"].first_player == "youngest"
+    assert rb.editions["kosmos"].first_player == "birthday"
+    assert rb.provenance("kosmos", "first_player").basis == "reported"
+    assert rb.provenance("iello", "first_player").basis == "unknown"
+    assert "birthday" in rb.rules["setup.first-player"] and "youngest" in rb.rules["setup.first-player"]
+
+
+def test_edition_action_names_canonical_source_is_emperors4():
+    """edition.action-names: the canonical rules are EmperorS4's text, named as Deep Water's."""
+    rb = load_rulebook()
+    assert rb.canonical_source == "rb-e4" and rb.sources["rb-e4"].about.startswith("The EmperorS4")
+    text = rb.rules["edition.action-names"]
+    assert "follow the EmperorS4 rulebook (2016)" in text and "canonical rules follow" not in text
+
+
+# -- editions added from reviews -------------------------------------------------------------
+def test_edition_msedizioni_reviews_disagree():
+    """edition.msedizioni: reviews disagree on three rounds: the referee plays on, unsettled."""
+    rb = load_rulebook()
+    e = rb.editions["msedizioni"]
+    assert (e.language, e.year, e.round_limit.status) == ("it", 2019, "unknown")
+    assert e.actions["secret"] == "Segreto" and e.actions["gift"] is None
+    assert rb.provenance("msedizioni", "actions.gift").basis == "unknown"
+    assert not rb.round_limit_default("msedizioni")
+    r = third_round("msedizioni")
+    assert r["result"]["status"] == "continue"
+    limited = third_round("msedizioni", round_limit=True)
+    assert limited["result"]["status"] == "undecided"
+    assert "do not settle whether the MS Edizioni edition has this limit" in messages(limited)
+
+
+def test_edition_whynot_and_jixia_themes():
+    """edition.whynot, edition.jixia: dancers and scholars; names and limits not documented."""
+    rb = load_rulebook()
+    assert rb.editions["whynot"].theme == "dancers" and rb.editions["jixia"].theme == "scholars"
+    assert rb.editions["jixia"].name == "Jixia Academy"
+    for edition in ("whynot", "jixia"):
+        assert all(name is None for name in rb.editions[edition].actions.values())
+        assert rb.provenance(edition, "round_limit").basis == "unknown"
+
+
+def test_edition_compare_every_fact_has_its_provenance():
+    """edition.compare: each cell of the comparison names how it was read and from where."""
+    from rulebook.sources import BASES
+    rb = load_rulebook()
+    keys = rb.compared()
+    assert {f"actions.{a}" for a in rb.actions} <= set(keys)
+    for edition in rb.editions:
+        for key in keys:
+            read = rb.provenance(edition, key)
+            assert read.basis in BASES and all(s in rb.sources for s in read.sources), (edition, key)
+            assert read.basis == "unknown" or read.sources, (edition, key)
