@@ -156,12 +156,13 @@ def comparison(game: str, kind: str):
                            basis_words=BASIS_WORDS, basis_meaning=BASIS_MEANING, **ctx)
 
 
-def comparison_link(game: Any) -> tuple[str, Any] | None:
-    """(address, title) of a game's comparison page in the page's language, or None."""
+def comparison_link(game: Any) -> tuple[str, Any, Any] | None:
+    """(address, title, short name) of a game's comparison page in the page's language."""
     module = compare_module(game.slug)
     if module is None:
         return None
-    return url_for("compare.comparison", lang=g.lang, game=game.slug, kind=module.ITEMS), module.TITLE
+    address = url_for("compare.comparison", lang=g.lang, game=game.slug, kind=module.ITEMS)
+    return address, module.TITLE, module.NAV
 
 
 @bp.record_once

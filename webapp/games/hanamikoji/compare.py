@@ -14,6 +14,7 @@ from .terms import Terms
 
 ITEMS = "editions"  # the page's address: /<lang>/hanamikoji/editions
 TITLE = lazy_gettext("Editions side by side")
+NAV = lazy_gettext("All editions")  # its short name in the game's navigation
 LEAD = lazy_gettext(
     "The same game is printed by several publishers. Here is every edition this site knows, "
     "fact by fact, with the source behind each and how it was read.")

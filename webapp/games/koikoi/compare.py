@@ -12,6 +12,7 @@ from .terms import KoikoiTerms
 
 ITEMS = "rulesets"  # the page's address: /<lang>/koikoi/rulesets
 TITLE = lazy_gettext("Rulesets side by side")
+NAV = lazy_gettext("All rulesets")  # its short name in the game's navigation
 LEAD = lazy_gettext(
     "Koi-Koi has no single official rulebook. Here is every ruleset this site knows, value by "
     "value, with the source behind each and how it was read.")
