@@ -5,14 +5,15 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
-MO     := $(PO:.po=.mo)
+# compiled into the package that reads them (rulebook/i18n.py), so the wheel carries them
+MO     := $(patsubst translations/%,rulebook/translations/%,$(PO:.po=.mo))
 # Python keeps compiled modules (pytest its rewritten test modules) in __pycache__; a shell
 # that sets PYTHONDONTWRITEBYTECODE makes every test process compile them all again. So pip
 # need not compile every installed file (--no-compile, 7 s of the set-up): what is imported
 # is compiled once, on first use.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-fast screenshots serve bench loadtest faulttest lighthouse translations catalogs browser wrk lint clean
+.PHONY: run test test-deep test-fast screenshots serve bench loadtest faulttest lighthouse translations catalogs browser wrk lint clean
 
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
@@ -20,10 +21,16 @@ run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 # On both cores (pytest-xdist): the tests without a browser, then the browser tests (they
 # mostly wait on Chromium's frames); then alone, the tests that time a real server. The
 # last two collect only their folder (tests/conftest.py refuses a marked test elsewhere).
+# The property tests (hypothesis, schemathesis) try a quarter of their full budgets here;
+# `make test-deep` runs the same suite with the full budgets (tests/budget.py). The first
+# phase collects every test, so it ends with the rule ids no test checks (tests/conftest.py).
 test: $(VENV)/.test catalogs browser lint  ## the whole suite, lint first
 	$(BIN)/python -m pytest -m "not browser and not alone" -n 2
 	$(BIN)/python -m pytest tests/e2e -m "browser and not screenshots" -n 2
 	$(BIN)/python -m pytest tests/deploy -m alone
+
+test-deep: export SHINPAN_DEEP = 1
+test-deep: test  ## the whole suite with the property tests' full budgets
 
 # Screenshots of every page type (tests/artifacts/): phones in all five languages, the wide
 # screen in en and de, each with the layout checks; about a minute, so not in `make test`.
@@ -40,7 +47,7 @@ serve: $(VENV)/.runtime catalogs  ## the site under granian
 	$(BIN)/python -m webapp.server.serve
 
 bench: $(VENV)/.test catalogs wrk  ## referee and HTTP throughput as ratios in one run
-	$(BIN)/python -m rulebook.bench
+	$(BIN)/python -m tools.bench_referee
 	$(BIN)/python tools/bench_http.py
 
 loadtest: $(VENV)/.runtime catalogs  ## pages + score requests at 1/8/64/256 connections, loopback only
@@ -67,18 +74,22 @@ $(VENV)/.test: $(VENV)/.runtime
 
 # .mo files are build output: compiled from the .po sources, never committed.
 catalogs: $(MO)
-translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
-	$(BIN)/pybabel compile -d translations -l $* -D messages
+rulebook/translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
+	@mkdir -p $(@D)
+	$(BIN)/pybabel compile -l $* -i $< -o $@
 
 # Extract UI strings and rule texts, merge them into every catalog, fill in the translations
-# delivered as JSON (translations/incoming/*.json, see tools/po_incoming.py), compile.
-# Babel reads `[module:function: pattern]` as method `module`, so the rulebook extractor is
-# named in dotted form (`module.function`) in a generated copy of babel.cfg.
+# delivered as JSON (translations/incoming/*.json, see tools/po_incoming.py: it refuses an
+# entry whose placeholders differ from its source's), check every catalog's placeholders
+# (tools/po_check.py), compile.
+# The rulebook extractor is tools/babel_extract.py (named in dotted form in babel.cfg), so
+# Babel runs as `python -m`, with the checkout on its path.
 translations: $(VENV)/.runtime
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k Np_:1,2 -k lazy_gettext -k _l --project=Shinpan --version=0.1 \
+	$(BIN)/python -m babel.messages.frontend extract -F babel.cfg -k N_ -k Np_:1,2 -k lazy_gettext -k _l --project=Shinpan --version=0.1 \
 		--add-comments=Translators: --sort-by-file --add-location=file --no-wrap -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations -D messages --no-wrap --ignore-obsolete --no-fuzzy-matching
 	$(BIN)/python tools/po_incoming.py
+	$(BIN)/python tools/po_check.py
 	$(MAKE) catalogs
 
 # Debian's wrk for `make bench`: a C load generator, so the benchmark measures the servers.
@@ -97,4 +108,4 @@ lint: $(VENV)/.test
 	$(BIN)/ruff check rulebook webapp tests tools
 
 clean:
-	rm -rf $(VENV) node_modules translations/*/LC_MESSAGES/*.mo tests/artifacts
+	rm -rf $(VENV) node_modules rulebook/translations tests/artifacts

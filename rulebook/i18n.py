@@ -1,7 +1,7 @@
 """Gettext catalogs shared by the referee, the CLI and the web app.
 
-`translations/` holds one catalog per language (domain `messages`); the web app's
-Flask-Babel reads the same files. Rule texts use the rule id as message context.
+`translations/` holds one catalog per language (domain `messages`), compiled into
+`rulebook/translations/`; the web app's Flask-Babel reads the same files. Rule texts use the rule id as message context.
 """
 from __future__ import annotations
 
@@ -15,17 +15,13 @@ DEFAULT_LANGUAGE = "en"
 
 
 def translations_dir() -> Path:
-    """The folder of compiled catalogs: beside the packages in a checkout, inside when installed,
-    or where SHINPAN_TRANSLATIONS says (the tests' catalogs with a branch's incoming
-    translations applied, see tests/conftest.py)."""
+    """The folder of compiled catalogs: `rulebook/translations/`, where `make catalogs`
+    compiles translations/*.po (and so inside the installed package too), or where
+    SHINPAN_TRANSLATIONS says (the tests' catalogs, see tests/conftest.py)."""
     chosen = os.environ.get("SHINPAN_TRANSLATIONS")
     if chosen:
         return Path(chosen)
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "translations", here / "translations"):
-        if candidate.is_dir():
-            return candidate
-    return here.parent / "translations"
+    return Path(__file__).resolve().parent / "translations"
 
 
 def N_(message: str) -> str:

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .i18n import N_
+from .outcomes import Kind
 
-MALFORMED = "malformed"
-ILLEGAL = "illegal"
+MALFORMED = Kind.MALFORMED
+ILLEGAL = Kind.ILLEGAL
 
 # Shared situations: code -> message template ({placeholders} filled after translation).
 SHARED = {
@@ -49,7 +50,7 @@ class Problem:
     path: str
     rule: str
     message: str
-    kind: str = ILLEGAL
+    kind: Kind = ILLEGAL
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "path": self.path, "rule": self.rule,
@@ -71,16 +72,16 @@ class Ruling:
         return self.document.get("errors", [])
 
     @property
-    def kind(self) -> str | None:
+    def kind(self) -> Kind | None:
         """None for a ruling; `malformed` or `illegal` for a refused request."""
         return None if self.valid else request_kind(self.errors)
 
 
-def kind_of(code: str) -> str:
+def kind_of(code: str) -> Kind:
     return MALFORMED if code in MALFORMED_CODES else ILLEGAL
 
 
-def request_kind(errors: list[dict[str, Any]]) -> str:
+def request_kind(errors: list[dict[str, Any]]) -> Kind:
     """A whole request is malformed when any of its problems is."""
     return MALFORMED if any(e.get("kind") == MALFORMED for e in errors) else ILLEGAL
 

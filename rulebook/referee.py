@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import GAMES
+from .game import REQUEST_RULE
 from .i18n import translator
 from .problems import SHARED, Problem, Ruling, describe, kind_of, quoted_list
 
@@ -19,7 +20,7 @@ def referee(request: Any, lang: str = "en") -> dict[str, Any]:
 
     def refuse(code: str, path: str, **values: Any) -> dict[str, Any]:
         message = t.gettext(SHARED[code]).format(**values)
-        problem = Problem(code, path, "referee.request", message, kind_of(code))
+        problem = Problem(code, path, REQUEST_RULE, message, kind_of(code))
         return {"valid": False, "errors": [problem.as_dict()]}
 
     if not isinstance(request, dict):

@@ -43,8 +43,8 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulebook.bench import board_requests
 from tools import loadgen, wrk
+from tools.bench_referee import board_requests
 from tools.server import serve
 
 SERVER_SCORE_TARGET = 2.0

@@ -37,8 +37,8 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rulebook.bench import board_requests
 from tools import loadgen
+from tools.bench_referee import board_requests
 from tools.server import serve
 
 SCORE = "/api/v1/hanamikoji/score"

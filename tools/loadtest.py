@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rulebook.bench import board_requests, log_requests
 from rulebook.i18n import LANGUAGES
 from tools import loadgen
+from tools.bench_referee import board_requests, log_requests
 from tools.server import serve
 
 

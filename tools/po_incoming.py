@@ -11,7 +11,9 @@ list of entries:
 A plural entry gives every form of the language (uk has three). Run
 `python tools/po_incoming.py` after `make translations`: it fills each catalog (also
 replacing a fuzzy or older translation), fails on an entry the catalog does not hold,
-and removes the applied files. `make translations` then compiles again.
+and removes the applied files. `make translations` then compiles again. An entry whose
+placeholders differ from its source's, or with the wrong number of plural forms, is
+refused before any catalog is written (tools/po_check.py).
 """
 from __future__ import annotations
 
@@ -21,13 +23,18 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po, write_po
 
+try:
+    from tools import po_check
+except ImportError:  # run as a script: tools/ is this file's folder
+    import po_check  # type: ignore[no-redef]
+
 ROOT = Path(__file__).resolve().parents[1]
 INCOMING = ROOT / "translations" / "incoming"
 LANGS = ("de", "uk", "es", "fr")
 
 
-def load_entries() -> tuple[list[Path], list[dict]]:
-    files = sorted(INCOMING.glob("*.json")) if INCOMING.is_dir() else []
+def load_entries(folder: Path = INCOMING) -> tuple[list[Path], list[dict]]:
+    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
     entries: list[dict] = []
     for path in files:
         entries.extend(json.loads(path.read_text(encoding="utf-8")))
@@ -55,10 +62,33 @@ def apply_entries(catalog, lang: str, entries: list[dict], add: bool = False) ->
     return missing
 
 
+def entry_problems(entries: list[dict], plural_forms: dict[str, int]) -> list[str]:
+    """What is wrong with the entries' translations: placeholders that differ from the
+    source's, a plural entry without every form of its language (`plural_forms`)."""
+    out = []
+    for entry in entries:
+        source = ((entry["msgid"], entry["msgid_plural"]) if entry.get("msgid_plural")
+                  else entry["msgid"])
+        for lang, forms in plural_forms.items():
+            if lang not in entry:
+                continue
+            value = entry[lang]
+            where = f"{lang}: {entry.get('context')!r} {entry['msgid'][:60]!r}"
+            if entry.get("msgid_plural") and (not isinstance(value, list) or len(value) != forms):
+                out.append(f"{where}: a plural entry needs {forms} forms in {lang}")
+                continue
+            out.extend(f"{where}: {problem}" for problem in po_check.problems(source, value))
+    return out
+
+
+def read_catalog(lang: str):
+    with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
+        return read_po(handle, locale=lang)
+
+
 def apply(lang: str, entries: list[dict]) -> list[str]:
     po_path = ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po"
-    with open(po_path, "rb") as handle:
-        catalog = read_po(handle, locale=lang)
+    catalog = read_catalog(lang)
     missing = apply_entries(catalog, lang, entries)
     with open(po_path, "wb") as handle:
         write_po(handle, catalog, width=0, ignore_obsolete=True)
@@ -70,6 +100,10 @@ def main() -> int:
     if not entries:
         print("no incoming translations")
         return 0
+    broken = entry_problems(entries, {lang: read_catalog(lang).num_plurals for lang in LANGS})
+    if broken:
+        print("refused, no catalog written:", *broken, sep="\n  ")
+        return 1
     missing = [m for lang in LANGS for m in apply(lang, entries)]
     if missing:
         print("not in the catalogs (run `make translations` first?):", *missing, sep="\n  ")

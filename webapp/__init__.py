@@ -2,7 +2,7 @@
 
 `create_app()` wires configuration, Flask-Babel (locale from the URL's `/<lang>/`),
 the URL converters, the blueprints and, for every game in rulebook.GAMES, its pages (its
-web module and templates, see webapp/games/). To add a feature, write a blueprint module
+web package and templates, see webapp/games/base.py). To add a feature, write a blueprint module
 and list it in `BLUEPRINTS` below.
 """
 from __future__ import annotations
@@ -82,11 +82,15 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def _add_game_templates(app: Flask) -> None:
-    """Games that bring their own templates folder (WebGame.templates) add it to Jinja's."""
+    """Templates beside every other folder of the `webapp` package: a package path may
+    span folders (pkgutil's extend_path), and a game whose web side lives in one of them
+    (the tests' toy game, tests/tinygame/) brings its templates/games/<slug>/ along."""
+    from pathlib import Path
+
     from jinja2 import ChoiceLoader, FileSystemLoader
 
-    from .games import GAMES
-
-    folders = [web.templates for web in GAMES.values() if web.templates]
-    if folders:
+    own = Path(app.root_path).resolve()
+    folders = [str(Path(path) / "templates") for path in __path__
+               if Path(path).resolve() != own and (Path(path) / "templates").is_dir()]
+    if folders and app.jinja_loader is not None:
         app.jinja_loader = ChoiceLoader([app.jinja_loader, *map(FileSystemLoader, folders)])

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..outcomes import Status
 from ..players import OTHER
 from .explain import REASONS, Explainer
 from .model import Rulebook, load_rulebook
@@ -87,7 +88,7 @@ def play(rb: Rulebook, reader: Reader, explainer: Explainer, config: Config, sta
         if rnd.progress is not None:
             s = count(rb, number, match.favor)
             entry.update(favor=match.favor, geishas=s.geishas, charm=s.charm,
-                         outcome={"status": "in_progress", "winner": None, "reason": None},
+                         outcome={"status": Status.IN_PROGRESS, "winner": None, "reason": None},
                          progress=rnd.progress, explanation=explainer.progress(rnd.progress))
             match.rounds.append(entry)
             match.in_progress = True

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..outcomes import Status
 from ..players import OTHER, PLAYERS
 from .model import Rulebook
 
@@ -51,7 +52,7 @@ Step = tuple[str, "str | None", dict[str, Any]]  # (explanation key, rule id, va
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    status: str  # win | shared | continue | undecided
+    status: Status
     winner: str | None
     reason: str | None
     rules: tuple[str, ...]
@@ -102,11 +103,11 @@ def decide(rb: Rulebook, s: Standing, config: Config) -> Decision:
         by_charm = reached[winner][1]
         rule = "victory.charm" if by_charm else "victory.geishas"
         key = "goal.charm" if by_charm else "goal.geishas"
-        return Decision("win", winner, "charm" if by_charm else "geishas", (rule,),
+        return Decision(Status.WIN, winner, "charm" if by_charm else "geishas", (rule,),
                         ((key, rule, {"winner": winner}),))
     if config.round_limit and s.round >= rb.round_limit:
         return tiebreak(rb, s, config)
-    return Decision("continue", None, None, ("victory.immediate",),
+    return Decision(Status.CONTINUE, None, None, ("victory.immediate",),
                     (("goal.none", "victory.immediate", {}),))
 
 
@@ -119,8 +120,8 @@ def clash(rb: Rulebook, reached: dict[str, tuple[bool, bool]], config: Config) -
         winner = winners[0]
         reason = "clash_charm" if wanted else "clash_geishas"
         key = "goal.clash-charm" if wanted else "goal.clash-geishas"
-        return Decision("win", winner, reason, (rule,), ((key, rule, {"winner": winner}),))
-    return Decision("shared", None, "limit_shared", (rule,), (("tiebreak.shared", rule, {}),))
+        return Decision(Status.WIN, winner, reason, (rule,), ((key, rule, {"winner": winner}),))
+    return Decision(Status.SHARED, None, "limit_shared", (rule,), (("tiebreak.shared", rule, {}),))
 
 
 def tiebreak(rb: Rulebook, s: Standing, config: Config) -> Decision:
@@ -129,7 +130,7 @@ def tiebreak(rb: Rulebook, s: Standing, config: Config) -> Decision:
     limit = edition.round_limit
     edition_rule = f"edition.{edition.id}"
     if limit.status == "none":  # a house rule: nothing printed decides it
-        return Decision("undecided", None, "limit_house", ("variant.round-limit", edition_rule),
+        return Decision(Status.UNDECIDED, None, "limit_house", ("variant.round-limit", edition_rule),
                         (("limit.house", "variant.round-limit", {}),))
     steps: list[Step] = [(f"limit.{limit.status}", "variant.round-limit", {})]
     rules = ["variant.round-limit"]
@@ -143,19 +144,19 @@ def tiebreak(rb: Rulebook, s: Standing, config: Config) -> Decision:
         rules.append(rule)
         if step == "shared":
             steps.append(("tiebreak.shared", rule, {}))
-            return Decision("shared", None, "limit_shared", tuple(rules), tuple(steps), inferred)
+            return Decision(Status.SHARED, None, "limit_shared", tuple(rules), tuple(steps), inferred)
         if step == "unknown":
             steps.append(("tiebreak.unknown", rule, {}))
-            return Decision("undecided", None, "limit_unknown", tuple(rules), tuple(steps))
+            return Decision(Status.UNDECIDED, None, "limit_unknown", tuple(rules), tuple(steps))
         a, b = measures[step]["a"], measures[step]["b"]
         if a == b:
             steps.append((f"tiebreak.{step}.level", rule, {"step": step}))
             continue
         winner = "a" if a > b else "b"
         steps.append((f"tiebreak.{step}.win", rule, {"step": step, "winner": winner}))
-        return Decision("win", winner, f"limit_{step}", tuple(rules), tuple(steps), inferred)
+        return Decision(Status.WIN, winner, f"limit_{step}", tuple(rules), tuple(steps), inferred)
     # A chain that ends without a verdict is left open rather than invented.
-    return Decision("undecided", None, "limit_unknown", tuple(rules), tuple(steps))
+    return Decision(Status.UNDECIDED, None, "limit_unknown", tuple(rules), tuple(steps))
 
 
 def play_out(rb: Rulebook, standings: list[Standing], config: Config) -> tuple[Decision, int]:

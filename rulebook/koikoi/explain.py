@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import N_, Np_
+from ..outcomes import Status
 from ..players import OTHER, PLAYERS
 from ..problems import Problem, pointer
 from .messages import Words
@@ -127,17 +128,17 @@ class Explainer(Words):
         played, total_rounds = first - 1 + len(parsed), options["rounds"]
         length = ["match.rounds"] if total_rounds is not None else []
         if ended is None and (total_rounds is None or played < total_rounds):
-            result = {"status": "continue", "winner": None, "reason": "match.in-progress",
+            result = {"status": Status.CONTINUE, "winner": None, "reason": "match.in-progress",
                       "rules": length or ["match.target"]}
         else:
             reason, rules = ended or ("match.higher-total", length)
             if totals["a"] == totals["b"]:
-                result = {"status": "draw", "winner": None, "reason": "match.tied-totals",
+                result = {"status": Status.DRAW, "winner": None, "reason": "match.tied-totals",
                           "rules": [*rules, "match.tie"]}
             else:
-                result = {"status": "win", "winner": "a" if totals["a"] > totals["b"] else "b",
+                result = {"status": Status.WIN, "winner": "a" if totals["a"] > totals["b"] else "b",
                           "reason": reason, "rules": [*rules, "match.winner"]}
-        over = result["status"] != "continue"
+        over = result["status"] != Status.CONTINUE
         result.update({"rounds_played": played, "rounds_total": total_rounds})
         return {
             "valid": True,

@@ -180,6 +180,7 @@ def test_unknown_route_is_404(client, path):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.rule("hanamikoji", "scoring.tie-keeps-marker")
 def test_rulebook_in_each_language(client, lang):
     r = client.get(f"/api/v1/hanamikoji/rulebook?lang={lang}")
     assert r.status_code == 200 and r.headers["Content-Language"] == lang

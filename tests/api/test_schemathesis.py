@@ -13,6 +13,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 
+from tests.budget import examples
 from webapp import create_app
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", create_app({"TESTING": True}))
@@ -22,7 +23,7 @@ CHECKS = [checks.not_a_server_error, checks.status_code_conformance,
 
 
 @schema.parametrize()
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 def test_api_conforms_to_its_openapi_document(case):
     case.call_and_validate(checks=CHECKS, headers={"Accept-Encoding": "identity"})

@@ -66,6 +66,7 @@ def query_of(url: str) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.rule("koikoi", "yaku.sanko")
 def test_pick_by_click_and_keyboard_lights_up_sanko(tab, live_server, lang):
     tab.goto(f"{live_server}/{lang}/koikoi/score")
     assert tab.locator("#result-score").is_hidden()

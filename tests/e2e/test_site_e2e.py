@@ -157,6 +157,7 @@ def search_for(page, words: str) -> None:
 
 
 # -- reading a rule ---------------------------------------------------------------------
+@pytest.mark.rule("hanamikoji", "faq.markers-stay", "victory.clash")
 def test_rules_show_titles_and_link_icons_not_ids(phone, live_server):
     phone.goto(f"{live_server}/en/hanamikoji/")
     rule = by_id(phone, RULE)
@@ -199,6 +200,7 @@ def test_permalink_lands_below_the_phone_header(phone, live_server):
     assert title["y"] >= header["y"] + header["height"], "the rule is not under the header"
 
 
+@pytest.mark.rule("hanamikoji", "disagree.clash", "victory.clash")
 def test_disagreement_names_the_reading_by_title(tab, live_server):
     tab.goto(f"{live_server}/de/hanamikoji/disagreements#disagree.clash")
     entry = by_id(tab, "disagree.clash")
@@ -210,6 +212,7 @@ def test_disagreement_names_the_reading_by_title(tab, live_server):
     assert reading.inner_text() != "victory.clash"
 
 
+@pytest.mark.rule("koikoi", "referee.cards")
 def test_developer_material_has_its_own_page(phone, live_server):
     phone.goto(f"{live_server}/en/koikoi/")
     assert phone.locator("#section-referee").count() == 0
@@ -253,6 +256,7 @@ def test_language_menu_keeps_the_rule_in_view(tab, live_server):
     assert in_viewport(by_id(tab, RULE)), "the same rule is in view after switching"
 
 
+@pytest.mark.rule("hanamikoji", "disagree.action-names")
 def test_language_menu_keeps_query_and_fragment(phone, live_server):
     phone.goto(f"{live_server}/en/hanamikoji/disagreements?edition=geekach&round_limit=1"
                "#disagree.action-names")
@@ -303,6 +307,7 @@ def test_home_leads_to_both_games_and_searches_both(phone, live_server):
     assert in_viewport(by_id(phone, rule_id))
 
 
+@pytest.mark.rule("hanamikoji", "action.secret")
 def test_search_in_ukrainian(tab, live_server):
     tab.goto(f"{live_server}/uk/hanamikoji/")
     search_for(tab, "таємниця")
@@ -346,6 +351,7 @@ def test_contents_beside_the_rules_on_a_desktop(tab, live_server):
 
 
 # -- table options ----------------------------------------------------------------------
+@pytest.mark.rule("hanamikoji", "variant.round-limit")
 def test_toggle_round_limit_and_edition(tab, live_server):
     tab.goto(f"{live_server}/en/hanamikoji/")
     tab.get_by_label("End the game after round 3 at the latest").check()

@@ -18,6 +18,7 @@ VALID = {"game": "hanamikoji",
 INVALID = {"game": "hanamikoji", "rounds": [{"board": {"a": [9, 0, 0, 0, 0, 0, 0], "b": [0] * 7}}]}
 
 
+@pytest.mark.rule("hanamikoji", "victory.charm")
 def test_score_human_readable(tmp_path, capsys):
     path = tmp_path / "r.json"
     path.write_text(json.dumps(VALID))

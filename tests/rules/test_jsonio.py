@@ -6,9 +6,9 @@ import json
 import pytest
 
 from rulebook import jsonio
-from rulebook.bench import board_requests, log_requests
 from rulebook.i18n import LANGUAGES, translator
 from rulebook.referee import referee
+from tools.bench_referee import board_requests, log_requests
 
 KOIKOI = {"game": "koikoi", "rounds": [{"winner": "a", "captured": {"a": [0, 4, 8, 12, 16]},
                                         "koikoi": {"a": 0, "b": 0}}]}

@@ -56,7 +56,7 @@ def test_every_rule_id_in_the_code_is_declared(slug):
     rb = game.load()
     prefixes = {rule_id.split(".")[0] for rule_id in rb.rules}
     cited = cited_literals(game.folder, prefixes)
-    assert len(cited) > 10  # the scan sees the referee's citations
+    assert cited, f"{slug}: the scan sees none of its referee's citations"  # a game may be small
     unknown = {text: where for text, where in cited.items() if text not in rb.rules}
     assert unknown == {}, unknown
 

@@ -51,6 +51,7 @@ def test_rules_page_links_to_checker(client):
     assert '<p id="checker-link"><a href="/en/hanamikoji/score?edition=geekach">' in page
 
 
+@pytest.mark.rule("hanamikoji", "scoring.majority", "victory.charm")
 def test_worked_example_board_mode(client):
     response = get(client, EXAMPLE + "&na=Olena&nb=Jonas")
     ruling = embedded(response.text)
@@ -62,6 +63,7 @@ def test_worked_example_board_mode(client):
     assert 'id="next-round"' not in response.text  # the game is over
 
 
+@pytest.mark.rule("hanamikoji", "victory.charm")
 def test_rule_links_keep_edition_and_variants(client):
     text = get(client, EXAMPLE + "&edition=geekach&round_limit=1", "uk").text
     assert 'href="/uk/hanamikoji/?edition=geekach&amp;round_limit=1#victory.charm"' in text
@@ -163,6 +165,7 @@ def test_log_mode_edit_and_drop_any_action(client):
     assert "secret:ruri" not in dropped and "tradeoff:ayane,iroha" in dropped
 
 
+@pytest.mark.rule("hanamikoji", "action.gift", "turn.each-action-once")
 def test_log_mode_refuses_illegal_action_and_keeps_inputs(client):
     base = {"mode": "log", "act": ["secret:ruri", "tradeoff:ayane,iroha"]}
     # A reuses the secret: refused, with the referee's reason and rule.
@@ -255,6 +258,7 @@ def follow_next(client, page: str) -> str:
     return html.unescape(match.group(1))
 
 
+@pytest.mark.rule("hanamikoji", "variant.round-limit")
 def test_three_round_geekach_match_through_next_links(client):
     # Every round a 4-4 split of ties in the middle -> nobody wins; round 3 ends by tie-break.
     tie = "a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2"

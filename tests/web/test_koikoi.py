@@ -411,6 +411,7 @@ def test_options_new_options_have_labels_and_menus(client, page):
     assert "The dealer deals again" in html and "Number of calls + 1" in html
 
 
+@pytest.mark.rule("koikoi", "yaku.tsukifuda")
 def test_yaku_tsukifuda_row_per_ruleset(client):
     """yaku.tsukifuda: 4 in FudaWiki; off at a Nintendo table unless the option is on."""
     html = html_of(client.get("/en/koikoi/?ruleset=fudawiki"))
@@ -435,6 +436,7 @@ def test_checker_tsukifuda_in_round_one(client):
     assert 'data-rule="match.round-month"' in html
 
 
+@pytest.mark.rule("koikoi", "scoring.koikoi-calls")
 def test_api_rulebook_document_new_data(client):
     doc = client.get("/api/v1/koikoi/rulebook?lang=en").get_json()
     yaku = {y["id"]: y for y in doc["yaku"]}

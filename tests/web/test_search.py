@@ -62,6 +62,7 @@ def test_words_of_winning_find_the_victory_rules(index, lang, queries):
     ("es", "compensacon", "action.tradeoff"),
     ("fr", "égaltés", TIE),
 ])
+@pytest.mark.rule("hanamikoji", "action.secret", "action.tradeoff", "components.markers")
 def test_a_small_typo_still_finds_the_rule(index, lang, typo, meant):
     assert meant in found(index, lang, typo)
 
@@ -72,6 +73,8 @@ def test_every_word_must_match_but_common_words_need_not(index):
     assert found(index, "de", "der Gleichstand")[:6].count(TIE) == 1
 
 
+@pytest.mark.rule("hanamikoji", "action.gift")
+@pytest.mark.rule("koikoi", "yaku.goko")
 def test_results_are_ranked_title_and_names_first(index):
     assert found(index, "en", "gift")[0] == "action.gift"  # the action's own rule
     assert found(index, "en", "Goko", "koikoi")[0] == "yaku.goko"  # the yaku's name

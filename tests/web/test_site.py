@@ -13,7 +13,7 @@ from rulebook.hanamikoji import load_rulebook
 from rulebook.i18n import LANGUAGES
 from rulebook.koikoi import load_rulebook as load_koikoi
 from rulebook.referee import referee
-from webapp.pages.site import EXAMPLES
+from webapp.games import GAMES
 
 RB = load_rulebook()
 KK = load_koikoi()
@@ -87,6 +87,7 @@ def test_page_lang_and_alternates(client, lang, page):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.rule("hanamikoji", "scoring.tie-keeps-marker")
 def test_every_rule_is_an_anchor_with_permalink(client, lang):
     html = html_of(client.get(f"/{lang}/hanamikoji/"))
     for rule_id in READ:
@@ -126,6 +127,7 @@ def test_moved_rules_keep_their_anchors(client, game, rb):
         assert f'id="{game}.{rule_id}"' in developers
 
 
+@pytest.mark.rule("hanamikoji", "action.tradeoff")
 def test_rule_text_renders_action_names(client):
     html = html_of(client.get("/en/hanamikoji/"))
     texts = rule_texts(html)
@@ -173,6 +175,7 @@ def test_unknown_is_a_localized_404(client, path):
 
 
 # -- edition and variant toggles ------------------------------------------------------
+@pytest.mark.rule("hanamikoji", "tiebreak.highest-geisha", "tiebreak.most-charm", "tiebreak.shared")
 def test_default_edition_is_deepwater(client):
     html = html_of(client.get("/en/hanamikoji/"))
     assert 'id="tiebreak-chain"' in html
@@ -184,6 +187,7 @@ def test_default_edition_is_deepwater(client):
     assert 'class="rule rule--active" id="variant.round-limit"' not in html
 
 
+@pytest.mark.rule("hanamikoji", "tiebreak.highest-geisha", "tiebreak.most-charm", "tiebreak.shared")
 def test_geekach_shows_its_chain_and_printed_names(client):
     html = html_of(client.get("/en/hanamikoji/?edition=geekach"))
     chain = html[html.index('id="tiebreak-chain"'):]
@@ -194,11 +198,13 @@ def test_geekach_shows_its_chain_and_printed_names(client):
     assert 'class="rule rule--active" id="edition.geekach"' in html
 
 
+@pytest.mark.rule("hanamikoji", "action.tradeoff")
 def test_english_edition_names_on_english_page(client):
     texts = rule_texts(html_of(client.get("/en/hanamikoji/?edition=emperors4")))
     assert texts["action.tradeoff"].startswith("Trade-off:")
 
 
+@pytest.mark.rule("hanamikoji", "tiebreak.most-charm", "tiebreak.unknown")
 def test_unknown_tiebreak_step(client):
     html = html_of(client.get("/en/hanamikoji/?edition=kosmos"))
     chain = html[html.index('id="tiebreak-chain"'):]
@@ -234,6 +240,7 @@ def test_bad_query_values_fall_back_with_notice(client, query):
     assert 'name="edition" value="deepwater" checked' in html
 
 
+@pytest.mark.rule("hanamikoji", "victory.clash")
 def test_internal_links_keep_the_query(client):
     html = html_of(client.get("/en/hanamikoji/?edition=geekach&compare=de"))
     assert re.search(r'href="/en/hanamikoji/disagreements\?[^"]*edition=geekach', html)
@@ -292,6 +299,7 @@ def search_hits(client, lang, query, extra="", path="hanamikoji/search"):
             re.findall(r'data-rule="([^"]+)">(.*?)</li>', results, re.DOTALL) if "<mark>" in body]
 
 
+@pytest.mark.rule("hanamikoji", "action.gift", "action.tradeoff", "scoring.tie-keeps-marker")
 def test_search_finds_rules_case_and_accent_insensitive(client):
     assert "action.gift" in search_hits(client, "en", "GIFT")
     assert "action.tradeoff" in search_hits(client, "en", "discard face down")
@@ -300,6 +308,7 @@ def test_search_finds_rules_case_and_accent_insensitive(client):
     assert "scoring.tie-keeps-marker" in search_hits(client, "en", "tie keeps")  # its title
 
 
+@pytest.mark.rule("hanamikoji", "scoring.tie-keeps-marker")
 def test_search_results_show_titles(client):
     html = html_of(client.get("/en/hanamikoji/search?q=marker"))
     result = re.search(r'data-rule="scoring.tie-keeps-marker">(.*?)</li>', html, re.DOTALL)
@@ -337,6 +346,7 @@ def test_search_empty_and_long(client):
     assert 'id="notices"' in html_of(response)
 
 
+@pytest.mark.rule("hanamikoji", "action.gift")
 def test_search_keeps_options(client):
     html = html_of(client.get("/en/hanamikoji/search?q=gift&edition=geekach"))
     assert re.search(r'href="/en/hanamikoji/\?edition=geekach#action.gift"', html)
@@ -348,6 +358,7 @@ def test_search_keeps_options(client):
     [("uk", "таємниця", "action.secret"), ("es", "Compensacion", "action.tradeoff"),
      ("de", "Ablage", "action.tradeoff"), ("fr", "echange", "action.tradeoff")],
 )
+@pytest.mark.rule("hanamikoji", "action.secret", "action.tradeoff")
 def test_search_in_the_page_language(client, lang, query, rule_id):
     assert rule_id in search_hits(client, lang, query)
 
@@ -362,6 +373,7 @@ def test_no_untranslated_english_left(client, lang):
     assert untranslated == [], f"{len(untranslated)} rule texts still in English on /{lang}/"
 
 
+@pytest.mark.rule("hanamikoji", "victory.game-length")
 def test_victory_game_length_says_what_the_edition_does(client):
     kosmos = html_of(client.get("/en/hanamikoji/?edition=kosmos"))
     assert "At this table (Kosmos): the game ends after round 3 at the latest." in kosmos
@@ -406,14 +418,17 @@ def test_developer_page(client, lang):
             assert f'href="#{game}.{rule_id}"' in html
 
 
-@pytest.mark.parametrize("game", sorted(EXAMPLES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_developer_examples_are_valid_requests(client, game):
-    assert referee(EXAMPLES[game], "en")["valid"]
+    example = GAMES[game].example
+    assert example is not None, f"{game}: WebGame.example, the developer page's request"
+    assert referee(example, "en")["valid"]
     shown = re.search(rf'id="{game}".*?<pre tabindex="0"><code>(.*?)</code>',
                       html_of(client.get("/en/developers")), re.DOTALL)
-    assert json.loads(unescape(shown.group(1))) == EXAMPLES[game]
+    assert json.loads(unescape(shown.group(1))) == example
 
 
+@pytest.mark.rule("hanamikoji", "referee.start", "victory.clash")
 def test_links_to_moved_rules_lead_to_the_developer_page(app):
     """A ruling or an error that names a developer rule (the checkers' rule links) links to
     its new place; every other rule to its anchor on the rules page, options kept."""

@@ -2,11 +2,13 @@
 
 `pybabel compile` silently skips a catalog whose header is fuzzy and falls back to the
 English text for fuzzy or empty entries, so these checks are what keeps a page from
-quietly showing English.
+quietly showing English. They read the catalogs the tests read (tests/conftest.py: the
+repository's, with the translations delivered as JSON applied and the toy game's strings
+merged in), so a branch's new strings, and a new game's, are checked before they merge.
 """
 from __future__ import annotations
 
-import re
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,39 +17,35 @@ import pytest
 from babel.messages.pofile import read_po
 
 from rulebook.i18n import LANGUAGES, translator
+from tools import po_check
+from tools.po_incoming import entry_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
-BRACES = re.compile(r"(?<!\{)\{([a-z_]+)\}(?!\})")
-PERCENT = re.compile(r"%\(([a-z_]+)\)[sd]")
 
 
 def catalog(lang):
-    """The catalog as the integrator's merge will make it: the .po file with the translations
-    a branch delivers in translations/incoming/*.json applied (tools/po_incoming.py)."""
-    from tools.po_incoming import apply_entries, load_entries
-
-    with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
-        cat = read_po(handle)
-    apply_entries(cat, lang, load_entries()[1], add=True)
-    return cat
-
-
-def placeholders(text: str) -> set[str]:
-    return set(BRACES.findall(text)) | {f"%({p})" for p in PERCENT.findall(text)}
+    path = Path(os.environ["SHINPAN_TRANSLATIONS"]) / lang / "LC_MESSAGES" / "messages.po"
+    with open(path, "rb") as handle:
+        return read_po(handle, locale=lang)
 
 
 @pytest.fixture(scope="module")
 def extracted_ids(tmp_path_factory):
-    """Extract afresh, exactly as `make translations` does, to catch strings never merged."""
+    """Extract afresh, exactly as `make translations` does, to catch strings never merged;
+    with the toy game's strings (extracted as the repository's, conftest.py)."""
+    from conftest import toy_game_messages
+
     pot = tmp_path_factory.mktemp("pot") / "messages.pot"
-    bin_dir = Path(sys.executable).parent
     subprocess.run(
-        [str(bin_dir / "pybabel"), "extract", "-F", "babel.cfg", "-k", "N_", "-k", "Np_:1,2",
-         "-k", "lazy_gettext", "-k", "_l", "-o", str(pot), "."],
+        [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",
+         "-k", "N_", "-k", "Np_:1,2", "-k", "lazy_gettext", "-k", "_l", "-o", str(pot), "."],
         cwd=ROOT, check=True, capture_output=True)
     with open(pot, "rb") as handle:
-        return {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in read_po(handle) if m.id}
+        found = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                 for m in read_po(handle) if m.id}
+    toy = {(context, m if isinstance(m, str) else m[0]) for context, m, _ in toy_game_messages()}
+    return found | toy
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -75,22 +73,47 @@ def test_catalog_holds_every_extracted_string(lang, extracted_ids):
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_placeholders_intact(lang):
-    problems = []
-    for message in catalog(lang):
-        if not message.id or message.fuzzy:
-            continue
-        ids = [message.id] if isinstance(message.id, str) else list(message.id)
-        forms = message.string if isinstance(message.string, (list, tuple)) else [message.string]
-        wanted = set().union(*(placeholders(i) for i in ids))
-        for form in forms:
-            got = placeholders(form)
-            # A singular form may spell the number out ("one card"): only a count may go.
-            if got - wanted or (wanted - got) - {"count", "%(num)", "%(count)"}:
-                problems.append(f"{message.context or ''} {ids[0]!r}: {sorted(got)} vs {sorted(wanted)}")
-        if message.context and "{" in "".join(forms):
-            for form in forms:  # rule texts go through str.format: no stray braces
-                assert form.count("{") == form.count("}"), form
+    problems = po_check.catalog_problems(catalog(lang))
     assert not problems, f"{lang}: " + "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("source, translation, wrong", [
+    ("{player} wins.", "{player} gewinnt.", None),
+    ("{player} wins.", "{spieler} gewinnt.", "{spieler}"),  # renamed
+    ("{player} wins {points}.", "{player} gewinnt.", "left out"),
+    ("Both tie.", "Gleichstand {player}.", "the source lacks"),  # added
+    ("{a} and {b}", "{a} und {b", "parse"),  # a brace lost
+    ("{a} and {b}", "{a} und }{b}", "parse"),
+    ("%(game)s: the rules", "%(game)s : les règles", None),
+    ("%(game)s: the rules", "Die Regeln", "left out"),
+    ("%(num)d rounds", "%(num)s Runden", None),  # the same name, another conversion
+    ("%(num)d rounds", "%(count)d Runden", "%(count)"),
+    ("%s of %s", "%s von", "left out"),
+    ("100%% sure, %(name)s", "%(name)s, sicher", None),
+    (("{count} geisha", "{count} geishas"), ("eine Geisha", "{count} Geishas"), None),
+    (("{count} geisha", "{count} geishas"), ("{count} Geisha", "{cuont} Geishas"), "form 1"),
+    (("%(num)d rule for %(game)s", "%(num)d rules for %(game)s"),
+     ("%(num)d правило", "%(num)d правила для %(game)s", "%(num)d правил для %(game)s"),
+     "form 0: placeholders left out: ['%(game)']"),
+    (("%(num)d card", "%(num)d cards"), ("une carte", "%(num)d cartes"), None),
+])
+def test_the_placeholder_check_catches_what_breaks_a_page(source, translation, wrong):
+    found = po_check.problems(source, translation)
+    if wrong is None:
+        assert found == []
+    else:
+        assert found and wrong in " ".join(found), found
+
+
+def test_incoming_translations_are_checked_before_they_are_written():
+    """tools/po_incoming.py refuses, before writing any catalog, an entry that would break."""
+    entry = {"context": None, "msgid": "{count} geisha", "msgid_plural": "{count} geishas",
+             "de": ["{count} Geisha", "{count} Geishas"],
+             "uk": ["{count} гейша", "{count} гейші"], "fr": ["{count} geisha", "{nombre} geishas"]}
+    found = entry_problems([entry], {"de": 2, "uk": 3, "es": 2, "fr": 2})
+    assert len(found) == 2
+    assert "needs 3 forms" in found[0] and found[0].startswith("uk:")
+    assert "{nombre}" in found[1] and found[1].startswith("fr:")
 
 
 UK_GEISHAS = {1: "гейша", 2: "гейші", 5: "гейш", 11: "гейш", 21: "гейша", 22: "гейші", 25: "гейш",

@@ -23,6 +23,7 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.routing import Map, Rule
 
 from rulebook import GAMES, jsonio
+from rulebook.game import REQUEST_RULE
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from rulebook.problems import MALFORMED
 from rulebook.referee import judge
@@ -179,7 +180,7 @@ def score(call: Call, game: str) -> JsonResponse:
         if document["game"] != game:
             t = translator(lang)  # the game by its name in the language, not its id
             message = t.gettext(GAME_MISMATCH) % {"game": t.gettext(GAMES[game].load().title)}
-            errors = [{"code": "game.mismatch", "path": "/game", "rule": "referee.request",
+            errors = [{"code": "game.mismatch", "path": "/game", "rule": REQUEST_RULE,
                        "message": message, "kind": "illegal"}]
             return problem(call, "invalid-request", errors=errors)
     ruling = judge(document, lang)
@@ -278,7 +279,7 @@ def openapi_document(games: tuple[str, ...]) -> dict[str, Any]:
     """The OpenAPI 3.1 description of the API for these games (their schemas inlined)."""
     components: dict[str, Any] = {}
     schemas = {}
-    titles = {game: game.capitalize() for game in games}  # component names: HanamikojiRequest
+    titles = {game: game.capitalize() for game in games}  # component names: <Slug>Request
     for game, title in titles.items():
         for kind in ("request", "response"):
             try:
@@ -308,8 +309,8 @@ def openapi_document(games: tuple[str, ...]) -> dict[str, Any]:
     }
     components["Rulebook"] = {
         "type": "object",
-        "description": "A game's canonical rulebook in one language; the game-specific parts "
-                       "(geishas and editions, or cards, yaku and rulesets) sit beside these.",
+        "description": "A game's canonical rulebook in one language; what only that game "
+                       "has (its editions or rulesets, cards, scoring tables) sits beside these.",
         "required": ["game", "language", "canonical_source", "sections"],
         "properties": {
             "game": {"enum": list(games)},
@@ -336,7 +337,7 @@ def openapi_document(games: tuple[str, ...]) -> dict[str, Any]:
                                 "schema": {"$ref": "#/components/schemas/Problem"}}}}
                 for code in codes}
 
-    names = {game: GAMES[game].load().title for game in games}  # "Koi-Koi", from the YAML
+    names = {game: GAMES[game].load().title for game in games}  # the YAML's `title`
     paths: dict[str, Any] = {}
     for game, title in titles.items():
         if f"{title}Request" not in schemas:

@@ -44,10 +44,11 @@ from werkzeug.wsgi import get_host
 
 from . import compression
 
-# Endpoints whose 200 answers are a pure function of the URL (add game pages here).
+# Endpoints whose 200 answers are a pure function of the URL (every game's pages are
+# served by these: a game adds none).
 PAGE_ENDPOINTS = frozenset({"site.home", "site.search", "site.developers", "site.offline",
                             "rules.rules", "rules.disagreements", "rules.search",
-                            "checker.checker", "koikoi_checker.score"})
+                            "checker.checker"})
 PAGE_MAX_AGE = 300  # seconds a browser or CDN may reuse a rules page without asking
 PAGE_CACHE_SIZE = 256  # pages kept per worker (about 50 KB each, 10 KB per compressed form)
 MAX_STATIC_FILE = 2 * 1024 * 1024  # bytes: our CSS and JS are a few KB

@@ -3,26 +3,29 @@
 `page_meta()` (a template global, see `init_app`) reads the page's context and gives its
 title and description for `<meta name="description">` and the Open Graph tags: a rules
 page describes its game, a search its query, and a ruling's permalink its verdict, so that
-a link pasted into a group chat previews "Jonas wins (enough charm points). Jonas: 3
-geishas, 11 charm points." in the page's language. Every sentence is in the catalogs; the
+a link pasted into a group chat previews the referee's verdict and the round's totals in
+the page's language. Every sentence is in the catalogs; the
 verdicts are the referee's own sentences.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from babel.lists import format_list
 from flask_babel import gettext
 from jinja2 import pass_context
 
 from rulebook.i18n import N_, translator
 from rulebook.problems import quote
 
+from ..games.base import no_summary
+
 MAX_DESCRIPTION = 200  # characters; previews cut longer texts themselves, mid-word
 DESCRIPTIONS = {
-    "home": N_("Rules of Hanamikoji and Koi-Koi in five languages, and a referee that scores "
-               "a finished round with the rules that decide it."),
+    "home": N_("Rules of two-player Japanese card games (%(games)s) in five languages, and a "
+               "referee that scores a finished round with the rules that decide it."),
     "rules": N_("%(game)s: the complete rules in plain words, with what each edition, ruleset "
                 "and variant changes."),
     "disagreements": N_("%(game)s: where editions and rules guides disagree, and how this "
@@ -33,11 +36,9 @@ DESCRIPTIONS = {
                   "rules that decide it."),
     "compare": N_("%(game)s: every ruleset or edition side by side, each value with its source."),
     "ruling": N_("%(game)s, scored by Shinpan: %(verdict)s"),
-    "developers": N_("The referee of Hanamikoji and Koi-Koi for programs: a JSON API and a "
-                     "command line, with the rule behind every step of a ruling."),
+    "developers": N_("The referee of this site's games (%(games)s) for programs: a JSON API "
+                     "and a command line, with the rule behind every step of a ruling."),
 }
-# The lines of a ruling that sum a round up, besides its verdict (a game's totals).
-SUMMARY_RULES = frozenset({"scoring.charm-total"})
 
 
 @dataclass(frozen=True)
@@ -56,16 +57,19 @@ def shorten(text: str, limit: int = MAX_DESCRIPTION) -> str:
     return cut + "…"
 
 
-def verdict(ruling: Mapping[str, Any]) -> tuple[str, str] | None:
+def verdict(ruling: Mapping[str, Any] | None,
+            summary_rules: Callable[[Mapping[str, Any]], Collection[str]] = no_summary,
+            ) -> tuple[str, str] | None:
     """(headline, summary) of a valid ruling: the referee's result, else the last round's
-    last sentence; then the round's totals and scoring combinations."""
+    last sentence; then the lines of the round that `summary_rules` (the game's
+    `WebGame.summary`) names: its totals, its scoring combinations."""
     if not ruling or not ruling.get("valid") or not ruling.get("rounds"):
         return None
     last = ruling["rounds"][-1]
     lines = last.get("explanation") or []
     headline = (ruling.get("result") or {}).get("message") or (
         lines[-1]["message"] if lines else "")
-    wanted = SUMMARY_RULES | {y.get("rule") for y in last.get("yaku", [])}
+    wanted = summary_rules(last)
     summary = " ".join(e["message"] for e in lines
                        if e.get("rule") in wanted and e["message"] != headline)
     return headline, summary
@@ -78,7 +82,7 @@ def describe(context: Mapping[str, Any], lang: str) -> PageMeta:
     name = str(game.title) if game is not None else gettext("Shinpan")
     site = gettext("Shinpan")
     title = name if game is not None else site
-    found = verdict(context.get("ruling")) if page == "checker" else None
+    found = verdict(context.get("ruling"), game.summary) if page == "checker" and game else None
     if found and found[0]:
         headline, summary = found
         description = gettext(DESCRIPTIONS["ruling"], game=name, verdict=headline)
@@ -86,11 +90,19 @@ def describe(context: Mapping[str, Any], lang: str) -> PageMeta:
     if page == "search" and context.get("query"):
         text = gettext(DESCRIPTIONS["search.query"], game=name,
                        query=quote(context["query"], translator(lang)))
-    elif page in DESCRIPTIONS and (game is not None or page in ("home", "developers")):
+    elif page in DESCRIPTIONS and game is not None:
         text = gettext(DESCRIPTIONS[page], game=name)
     else:
-        text = gettext(DESCRIPTIONS["home"])
+        text = gettext(DESCRIPTIONS[page if page == "developers" else "home"],
+                       games=game_names(lang))
     return PageMeta(title, shorten(text), lang)
+
+
+def game_names(lang: str) -> str:
+    """Every game's name, joined as the language joins a list ("Hanamikoji und Koi-Koi")."""
+    from ..games import GAMES
+
+    return format_list([str(web.title) for web in GAMES.values()], locale=lang)
 
 
 @pass_context

@@ -23,18 +23,10 @@ from rulebook.i18n import LANGUAGES
 from .. import api
 from ..games import GAMES
 from . import languages
+from .meta import game_names
 from .rules import DEVELOPER_SECTION, did_you_mean, find, read_query
 
 bp = Blueprint("site", __name__)
-# A request per game for the developer page (each one is checked by a test).
-EXAMPLES = {
-    "hanamikoji": {"game": "hanamikoji", "edition": "geekach", "variants": {"round_limit": True},
-                   "players": {"a": "Olena", "b": "Jonas"},
-                   "rounds": [{"board": {"a": [2, 1, 0, 2, 2, 0, 1], "b": [0, 1, 2, 0, 0, 2, 3]}}]},
-    "koikoi": {"game": "koikoi", "ruleset": "nintendo",
-               "rounds": [{"winner": "a", "captured": {"a": [0, 2, 8, 10, 28, 30]},
-                           "koikoi": {"a": 0, "b": 1}}]},
-}
 
 
 def query_parameters() -> dict[str, frozenset[str]]:
@@ -73,10 +65,15 @@ def developers():
         terms = web.terms(rb, g.lang, web.options(rb, {}))
         section = next((s for s in rb.sections if s.id == DEVELOPER_SECTION), None)
         games.append({"game": web, "terms": terms, "section": section})
-    examples = {slug: json.dumps(EXAMPLES[slug], ensure_ascii=False, indent=2)
-                if slug in EXAMPLES else None for slug in GAMES}
+    examples = {slug: json.dumps(web.example, ensure_ascii=False, indent=2)
+                if web.example else None for slug, web in GAMES.items()}
+    first = games[0]  # a rule's address, as the answer's ids lead to it
+    rule_id = next(r for s in first["game"].rulebook.sections if s.id != DEVELOPER_SECTION
+                   for r in s.rules)
+    rule_example = url_for("rules.rules", game=first["game"].slug, _anchor=rule_id)
     return render_template("site/developers.html", page="developers", games=games,
-                           examples=examples)
+                           examples=examples, rule_example=rule_example,
+                           game_names=game_names(g.lang))
 
 
 @bp.get("/<lang:lang>/offline")

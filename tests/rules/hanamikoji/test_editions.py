@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulebook.hanamikoji.model import load_rulebook
 from rulebook.referee import referee
 
@@ -28,6 +30,7 @@ def messages(response: dict) -> str:
     return " ".join(e["message"] for e in response["rounds"][-1]["explanation"])
 
 
+@pytest.mark.rule("hanamikoji", "edition.kosmos")
 def test_edition_kosmos_ends_after_round_three_by_default():
     r = third_round("kosmos")
     assert r["variants"]["round_limit"] is True
@@ -36,18 +39,21 @@ def test_edition_kosmos_ends_after_round_three_by_default():
     assert "plays at most 3 rounds" in messages(r)
 
 
+@pytest.mark.rule("hanamikoji", "edition.iello")
 def test_edition_iello_ends_after_round_three_by_default():
     r = third_round("iello")
     assert r["variants"]["round_limit"] is True
     assert (r["result"]["status"], r["result"]["winner"]) == ("win", "b")
 
 
+@pytest.mark.rule("hanamikoji", "edition.kosmos", "tiebreak.unknown")
 def test_edition_kosmos_level_points_are_undecided():
     r = referee({"game": "hanamikoji", "edition": "kosmos", "rounds": [{"board": TIED}] * 3})
     assert r["result"]["status"] == "undecided"
     assert r["result"]["rules"][-1] == "tiebreak.unknown"
 
 
+@pytest.mark.rule("hanamikoji", "variant.round-limit")
 def test_variant_round_limit_false_plays_on_under_kosmos():
     r = third_round("kosmos", round_limit=False)
     assert r["result"]["status"] == "continue" and r["next"]["round"] == 4
@@ -55,6 +61,7 @@ def test_variant_round_limit_false_plays_on_under_kosmos():
     assert any(a["variants"]["round_limit"] and a["winner"] == "b" for a in r["alternatives"])
 
 
+@pytest.mark.rule("hanamikoji", "variant.round-limit")
 def test_variant_round_limit_past_round_three_under_kosmos():
     r = referee({"game": "hanamikoji", "edition": "iello", "start": {"round": 4, "favor": FAVOR},
                  "rounds": [{"board": TIED}]})
@@ -62,6 +69,7 @@ def test_variant_round_limit_past_round_three_under_kosmos():
     assert "Iello" in r["errors"][0]["message"]
 
 
+@pytest.mark.rule("hanamikoji", "edition.deepwater")
 def test_edition_deepwater_tiebreak_is_inferred_from_geekach():
     r = third_round("deepwater", round_limit=True)
     assert (r["result"]["winner"], r["result"]["reason"]) == ("b", "limit_most_charm")
@@ -74,22 +82,26 @@ def test_edition_deepwater_tiebreak_is_inferred_from_geekach():
     assert (geekach["result"]["winner"], geekach["result"]["reason"]) == ("b", "limit_most_charm")
 
 
+@pytest.mark.rule("hanamikoji", "edition.deepwater")
 def test_edition_deepwater_cites_no_page_of_an_unseen_book():
     text = YAML.read_text(encoding="utf-8")
     assert "RB p." not in text and "most_geishas" not in text
 
 
+@pytest.mark.rule("hanamikoji", "edition.deepwater")
 def test_edition_deepwater_limit_is_off_unless_chosen():
     r = third_round("deepwater")
     assert r["variants"]["round_limit"] is False and r["result"]["status"] == "continue"
 
 
+@pytest.mark.rule("hanamikoji", "edition.emperors4")
 def test_edition_emperors4_has_no_round_limit():
     rb = load_rulebook()
     assert rb.editions["emperors4"].round_limit.status == "none"
     assert third_round("emperors4")["result"]["status"] == "continue"
 
 
+@pytest.mark.rule("hanamikoji", "edition.emperors4")
 def test_edition_emperors4_limit_as_house_rule_is_undecided_without_claiming_a_tie():
     r = third_round("emperors4", round_limit=True)
     assert (r["result"]["status"], r["result"]["reason"]) == ("undecided", "limit_house")
@@ -100,6 +112,7 @@ def test_edition_emperors4_limit_as_house_rule_is_undecided_without_claiming_a_t
     assert any(a["edition"] == "geekach" and a["winner"] == "b" for a in r["alternatives"])
 
 
+@pytest.mark.rule("hanamikoji", "edition.iello")
 def test_edition_iello_action_names_are_the_guides():
     rb = load_rulebook()
     names = rb.editions["iello"].action_names
@@ -107,12 +120,14 @@ def test_edition_iello_action_names_are_the_guides():
     assert "board-game.co.uk" in rb.sources["fr-guide"].about
 
 
+@pytest.mark.rule("hanamikoji", "disagree.tie-marker")
 def test_disagree_tie_marker_says_stays_in_the_middle():
     rb = load_rulebook()
     text = rb.rules["disagree.tie-marker"]
     assert "stays in the middle" in text and "returns" not in text
 
 
+@pytest.mark.rule("hanamikoji", "disagree.clash")
 def test_disagree_clash_drops_unverified_hobby_programs_and_names_the_article():
     rb = load_rulebook()
     assert "hobby" not in rb.rules["disagree.clash"]
@@ -120,6 +135,7 @@ def test_disagree_clash_drops_unverified_hobby_programs_and_names_the_article():
     assert rb.variants["simultaneous_goal"]["choices"]["geishas"]["sources"] == ["fr-guide"]
 
 
+@pytest.mark.rule("hanamikoji", "scoring.tie-keeps-marker")
 def test_scoring_tie_keeps_marker_empty_geisha_is_no_cards_not_a_tie():
     board = {"a": [0, 2, 0, 2, 1, 1, 2], "b": [0, 0, 2, 1, 2, 2, 1]}
     r = referee({"game": "hanamikoji", "rounds": [{"board": board}]})
@@ -128,6 +144,7 @@ def test_scoring_tie_keeps_marker_empty_geisha_is_no_cards_not_a_tie():
     assert "no cards on either side" in ayane["message"] and "tie" not in ayane["message"]
 
 
+@pytest.mark.rule("hanamikoji", "refresh.switch-start")
 def test_refresh_switch_start_wrong_starter_is_one_error_that_says_why():
     log = [{"player": p, "action": a, "cards": c, **extra} for p, a, c, extra in [
         ("a", "secret", ["ruri"], {}), ("b", "secret", ["anju"], {}),

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from rulebook.hanamikoji.model import load_rulebook
 from rulebook.hanamikoji.referee import referee
+from tests.budget import examples
 
 from . import sim
 
@@ -31,7 +32,7 @@ RESPONSE_V = jsonschema.Draft202012Validator(RESPONSE_SCHEMA, format_checker=FOR
 
 EDITIONS = ["deepwater", "emperors4", "geekach", "kosmos", "iello"]
 SEEDS = st.integers(0, 2**32 - 1)
-FAST = settings(max_examples=40, deadline=None,
+FAST = settings(max_examples=examples(40), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 MIRROR = {"a": "b", "b": "a", None: None}
 
@@ -160,6 +161,7 @@ def simulate_match(rng: random.Random, limit: bool = False, clash: str = "charm"
 # -- simulated rounds ---------------------------------------------------------------------
 @FAST
 @given(seed=SEEDS, round_no=st.integers(1, 6), with_removed=st.booleans())
+@pytest.mark.rule("hanamikoji", "deal.remove-one")
 def test_simulated_round_is_accepted_and_scored(seed, round_no, with_removed):
     r = sim.simulate_round(random.Random(seed), sim.first_player(round_no))
     log_req = sim.request([r.round(with_removed)], start_round=round_no)
@@ -549,13 +551,13 @@ def check_any(req: Any) -> dict[str, Any]:
     return resp
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(value=JSON)
 def test_fuzz_arbitrary_values(value):
     check_any(value)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(value=st.fixed_dictionaries({"game": st.just("hanamikoji")},
                                    optional={"edition": JSON, "variants": JSON, "players": JSON,
                                              "start": JSON, "rounds": JSON}))
@@ -606,7 +608,7 @@ def mutated_requests(draw):
     return req
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(req=mutated_requests())
 def test_fuzz_mutated_requests(req):
     check_any(req)
@@ -679,7 +681,7 @@ def simulated_requests(draw):
     return {"game": "hanamikoji", "rounds": rounds, **extra}
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(req=simulated_requests())
 def test_simulated_requests_are_accepted_and_match_both_schemas(req):
@@ -745,7 +747,7 @@ def test_invalid_request_schema_examples():
 LANGUAGES = ("en", "de", "uk", "es", "fr")
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=examples(40), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(lang=st.sampled_from(LANGUAGES), req=simulated_requests() | mutated_requests())
 def test_every_language_answers_with_a_schema_valid_document(lang, req):

@@ -16,6 +16,7 @@ def rulebook_copy(tmp_path):
     return lambda change: modified_copy(DEFAULT_PATH, tmp_path, change)
 
 
+@pytest.mark.rule("hanamikoji", "components.geishas")
 def test_components_geishas_in_table_order():
     rb = load_rulebook()
     assert [g.id for g in rb.geishas] == ["ayane", "iroha", "tomoyo", "yoko", "chiharu", "anju", "ruri"]
@@ -42,6 +43,7 @@ def test_editions_tiebreak_chains():
     assert chains["kosmos"] == chains["iello"] == ("most_charm", "unknown")
 
 
+@pytest.mark.rule("hanamikoji", "victory.charm")
 def test_victory_charm_threshold_comes_from_the_yaml(rulebook_copy):
     board = {"a": [2, 1, 0, 2, 2, 0, 1], "b": [0, 1, 2, 0, 0, 2, 3]}  # A 8 charm, B 11
     req = {"game": "hanamikoji", "rounds": [{"board": board}]}
@@ -50,6 +52,7 @@ def test_victory_charm_threshold_comes_from_the_yaml(rulebook_copy):
     assert referee(req, rulebook=changed)["result"]["status"] == "continue"
 
 
+@pytest.mark.rule("hanamikoji", "scoring.eight-cards")
 def test_scoring_eight_cards_count_comes_from_the_yaml(rulebook_copy):
     changed = load_rulebook(rulebook_copy(lambda d: d["round"].update(scored_per_side=9)))
     board = {"a": [2, 1, 0, 2, 2, 0, 1], "b": [0, 1, 2, 0, 0, 2, 3]}

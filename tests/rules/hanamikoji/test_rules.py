@@ -18,6 +18,7 @@ def codes(response):
     return {e["code"] for e in response["errors"]}
 
 
+@pytest.mark.rule("hanamikoji", "victory.charm")
 def test_victory_charm_worked_example():
     """The rulebook's example: 3 geishas/8 points against 3 geishas/11 points - the 11 wins."""
     r = referee(request(EXAMPLE_BOARD))
@@ -29,6 +30,7 @@ def test_victory_charm_worked_example():
     assert rnd["explanation"][-1]["rule"] == "victory.charm"
 
 
+@pytest.mark.rule("hanamikoji", "scoring.majority", "scoring.tie-keeps-marker")
 def test_scoring_majority_and_explanation_per_geisha():
     r = referee(request(EXAMPLE_BOARD))
     markers = r["rounds"][0]["explanation"][:7]
@@ -42,6 +44,7 @@ def test_scoring_majority_and_explanation_per_geisha():
 CLASH_BOARD = {"a": [2, 2, 2, 2, 0, 0, 0], "b": [0, 0, 0, 1, 2, 2, 3]}
 
 
+@pytest.mark.rule("hanamikoji", "victory.clash")
 def test_victory_clash_charm_wins():
     r = referee(request(CLASH_BOARD))
     assert r["rounds"][0]["geishas"]["a"] == 4 and r["rounds"][0]["charm"]["b"] >= 11
@@ -52,6 +55,7 @@ def test_victory_clash_charm_wins():
     assert flips and flips[0]["winner"] == "a"
 
 
+@pytest.mark.rule("hanamikoji", "variant.simultaneous-goal")
 def test_variant_simultaneous_goal_geishas_reading():
     r = referee(request(CLASH_BOARD, variants={"simultaneous_goal": "geishas"}))
     assert (r["result"]["winner"], r["result"]["reason"]) == ("a", "clash_geishas")
@@ -60,6 +64,7 @@ def test_variant_simultaneous_goal_geishas_reading():
                for a in r["alternatives"])
 
 
+@pytest.mark.rule("hanamikoji", "scoring.tie-keeps-marker")
 def test_scoring_tie_keeps_marker_from_an_earlier_round():
     # Round 1: A wins ruri 3-2 (no goal). Round 2: ruri tied 2-2 -> stays with A.
     r1 = {"a": [1, 1, 1, 1, 1, 0, 3], "b": [1, 1, 1, 1, 1, 1, 2]}
@@ -78,6 +83,7 @@ def test_scoring_tie_keeps_marker_from_an_earlier_round():
     assert ruri["rule"] == "scoring.tie-keeps-marker" and "stays with Player A" in ruri["message"]
 
 
+@pytest.mark.rule("hanamikoji", "refresh.markers-stay", "refresh.switch-start")
 def test_refresh_markers_stay_across_rounds_in_one_request():
     r1 = {"a": [1, 1, 1, 1, 1, 0, 3], "b": [1, 1, 1, 1, 1, 1, 2]}
     r2 = {"a": [0, 1, 1, 1, 1, 2, 2], "b": [2, 1, 1, 1, 0, 1, 2]}
@@ -97,6 +103,7 @@ def limit_request(edition, favor=LIMIT_FAVOR, board=None):
             "start": {"round": 3, "favor": favor}, "rounds": [{"board": board}]}
 
 
+@pytest.mark.rule("hanamikoji", "edition.deepwater", "tiebreak.most-charm", "variant.round-limit")
 def test_tiebreak_most_charm_deepwater_chain_is_inferred():
     r = referee(limit_request("deepwater"))
     assert (r["result"]["status"], r["result"]["winner"]) == ("win", "a")
@@ -107,11 +114,13 @@ def test_tiebreak_most_charm_deepwater_chain_is_inferred():
     assert any(a["edition"] == "emperors4" and a["status"] == "undecided" for a in r["alternatives"])
 
 
+@pytest.mark.rule("hanamikoji", "tiebreak.most-charm")
 def test_tiebreak_most_charm_geekach_chain():
     r = referee(limit_request("geekach"))
     assert (r["result"]["winner"], r["result"]["reason"]) == ("a", "limit_most_charm")
 
 
+@pytest.mark.rule("hanamikoji", "tiebreak.highest-geisha", "tiebreak.most-charm")
 def test_tiebreak_highest_geisha_geekach_chain():
     # A: ruri 5 + two 2s = 9 (3 geishas); B: anju 4 + yoko 3 + iroha 2 = 9 (3 geishas).
     favor = ["a", "b", "a", "b", None, "b", "a"]
@@ -124,6 +133,7 @@ def test_tiebreak_highest_geisha_geekach_chain():
     assert (r["result"]["winner"], r["result"]["reason"]) == ("a", "limit_highest_geisha")
 
 
+@pytest.mark.rule("hanamikoji", "tiebreak.shared")
 def test_tiebreak_shared_win():
     favor = ["a", "b", None, "a", "b", None, None]  # 2 geishas/5 charm each
     for edition in ("deepwater", "geekach"):
@@ -132,6 +142,7 @@ def test_tiebreak_shared_win():
         assert r["result"]["rules"][-1] == "tiebreak.shared"
 
 
+@pytest.mark.rule("hanamikoji", "tiebreak.unknown")
 def test_tiebreak_unknown_is_never_invented():
     favor = ["a", "b", None, "a", "b", None, None]
     r = referee(limit_request("kosmos", favor))
@@ -139,6 +150,7 @@ def test_tiebreak_unknown_is_never_invented():
     assert r["result"]["rules"][-1] == "tiebreak.unknown"
 
 
+@pytest.mark.rule("hanamikoji", "variant.round-limit")
 def test_variant_round_limit_off_game_goes_on():
     req = limit_request("deepwater")
     req["variants"] = {"round_limit": False}
@@ -146,24 +158,28 @@ def test_variant_round_limit_off_game_goes_on():
     assert r["result"]["status"] == "continue" and r["next"]["round"] == 4
 
 
+@pytest.mark.rule("hanamikoji", "variant.round-limit")
 def test_variant_round_limit_no_round_four():
     req = limit_request("deepwater")
     req["start"]["round"] = 4
     assert codes(referee(req)) == {"round.past-limit"}
 
 
+@pytest.mark.rule("hanamikoji", "victory.immediate")
 def test_victory_immediate_no_round_after_a_win():
     r = referee(request(EXAMPLE_BOARD, EXAMPLE_BOARD))
     assert codes(r) == {"round.after-win"}
     assert r["errors"][0]["path"] == "/rounds/1" and r["errors"][0]["rule"] == "victory.immediate"
 
 
+@pytest.mark.rule("hanamikoji", "victory.geishas")
 def test_victory_geishas():
     board = {"a": [2, 2, 2, 1, 0, 0, 1], "b": [0, 0, 0, 0, 3, 4, 1]}  # A 4 geishas / 9 charm
     r = referee(request(board))
     assert (r["result"]["winner"], r["result"]["reason"]) == ("a", "geishas")
 
 
+@pytest.mark.rule("hanamikoji", "scoring.eight-cards")
 def test_scoring_eight_cards_and_component_limits_all_reported_at_once():
     r = referee(request({"a": [3, 0, 0, 0, 0, 0, 4], "b": [0, 0, 0, 0, 0, -1, 1.5]}))
     assert codes(r) >= {"board.geisha-overflow", "board.count"}
@@ -173,6 +189,7 @@ def test_scoring_eight_cards_and_component_limits_all_reported_at_once():
     assert all(e["rule"] == "scoring.eight-cards" for e in r["errors"])
 
 
+@pytest.mark.rule("hanamikoji", "deal.remove-one")
 def test_deal_remove_one_counts_against_the_board():
     board = {"a": [1, 1, 1, 1, 1, 1, 2], "b": [1, 1, 1, 1, 1, 0, 3]}  # ruri 5 on the table
     req = request(board)
@@ -180,6 +197,7 @@ def test_deal_remove_one_counts_against_the_board():
     assert codes(referee(req)) == {"board.geisha-overflow-removed"}
 
 
+@pytest.mark.rule("hanamikoji", "referee.request")
 def test_referee_request_malformed_input_is_an_error_not_an_exception():
     for bad in (None, [], "x", 3, {"game": "chess"}, {"game": "hanamikoji"},
                 {"game": "hanamikoji", "rounds": "x"}, {"game": "hanamikoji", "rounds": []},
@@ -190,6 +208,7 @@ def test_referee_request_malformed_input_is_an_error_not_an_exception():
         assert all(set(e) == {"code", "path", "rule", "message", "kind"} for e in r["errors"])
 
 
+@pytest.mark.rule("hanamikoji", "referee.request")
 def test_referee_request_unknown_ids():
     r = referee({"game": "hanamikoji", "edition": "nope",
                  "variants": {"x": 1, "simultaneous_goal": "dice"},
@@ -197,6 +216,7 @@ def test_referee_request_unknown_ids():
     assert codes(r) >= {"edition.unknown", "variant.unknown", "variant.value", "card.unknown"}
 
 
+@pytest.mark.rule("hanamikoji", "setup.row")
 def test_setup_row_no_markers_before_round_one():
     r = referee({"game": "hanamikoji", "start": {"favor": ["a"] + [None] * 6},
                  "rounds": [{"board": EXAMPLE_BOARD}]})
@@ -218,6 +238,7 @@ LOG = [
 ]
 
 
+@pytest.mark.rule("hanamikoji", "deal.remove-one", "turn.alternate")
 def test_turn_alternate_full_log_scores_and_infers_removed():
     r = referee({"game": "hanamikoji", "rounds": [{"actions": LOG}]})
     assert r["valid"], r
@@ -227,6 +248,7 @@ def test_turn_alternate_full_log_scores_and_infers_removed():
     assert rnd["explanation"][0]["rule"] == "deal.remove-one"
 
 
+@pytest.mark.rule("hanamikoji", "turn.alternate")
 def test_turn_alternate_in_progress_reports_turn_actions_and_pile():
     r = referee({"game": "hanamikoji", "rounds": [{"actions": LOG[:3]}]})
     assert r["result"]["status"] == "in_progress"
@@ -236,6 +258,7 @@ def test_turn_alternate_in_progress_reports_turn_actions_and_pile():
                                         "b": ["secret", "gift", "competition"]}
 
 
+@pytest.mark.rule("hanamikoji", "turn.alternate")
 def test_turn_alternate_wrong_player():
     log = [dict(LOG[0]), dict(LOG[1], player="a")]
     r = referee({"game": "hanamikoji", "rounds": [{"actions": log}]})
@@ -243,33 +266,39 @@ def test_turn_alternate_wrong_player():
     assert r["errors"][0]["path"] == "/rounds/0/actions/1/player"
 
 
+@pytest.mark.rule("hanamikoji", "turn.each-action-once")
 def test_turn_each_action_once():
     log = LOG[:2] + [{"player": "a", "action": "secret", "cards": ["yoko"]}]
     assert codes(referee({"game": "hanamikoji", "rounds": [{"actions": log}]})) == {"log.action-reused"}
 
 
+@pytest.mark.rule("hanamikoji", "action.gift")
 def test_action_gift_taken_must_be_offered():
     log = LOG[:2] + [dict(LOG[2], taken="yoko")]
     r = referee({"game": "hanamikoji", "rounds": [{"actions": log}]})
     assert codes(r) == {"log.taken-not-offered"} and r["errors"][0]["rule"] == "action.gift"
 
 
+@pytest.mark.rule("hanamikoji", "action.competition")
 def test_action_competition_split_is_two_sets_of_two():
     log = LOG[:3] + [dict(LOG[3], cards=[["anju", "anju", "yoko"], ["tomoyo"]])]
     r = referee({"game": "hanamikoji", "rounds": [{"actions": log}]})
     assert codes(r) == {"log.competition-split"} and r["errors"][0]["rule"] == "action.competition"
 
 
+@pytest.mark.rule("hanamikoji", "action.secret")
 def test_action_secret_uses_one_card():
     log = [dict(LOG[0], cards=["ruri", "yoko"])]
     assert codes(referee({"game": "hanamikoji", "rounds": [{"actions": log}]})) == {"log.card-count"}
 
 
+@pytest.mark.rule("hanamikoji", "components.item-cards")
 def test_components_item_cards_log_cannot_use_more_than_exist():
     log = [dict(LOG[0], cards=["ayane"]), dict(LOG[1], cards=["ayane", "ayane"])]
     assert codes(referee({"game": "hanamikoji", "rounds": [{"actions": log}]})) == {"log.card-overflow"}
 
 
+@pytest.mark.rule("hanamikoji", "deal.remove-one")
 def test_deal_remove_one_named_card_must_match_log():
     r = referee({"game": "hanamikoji", "rounds": [{"actions": LOG, "removed": "ayane"}]})
     # The log is possible; the card named as put aside is what conflicts with it.

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -10,6 +11,7 @@ from jsonschema import Draft202012Validator
 from rulebook.koikoi.model import FOLDER, load_rulebook
 from rulebook.koikoi.referee import referee
 from rulebook.koikoi.scoring import scorer_for
+from tests.budget import examples
 
 RB = load_rulebook()
 SAKE = RB.card_by_slug["chrysanthemum-sake-cup"]
@@ -46,15 +48,17 @@ def scorer(table):
     return scorer_for(RB, rid, RB.effective_options(rid, opts))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(tables, piles, cards, months)
+@pytest.mark.rule("koikoi", "yaku.extra-cards")
 def test_yaku_extra_cards_adding_a_card_never_lowers_the_score(table, pile, card, month):
     sc = scorer(table)
     assert sc.score_pile(pile | (1 << card), month).base >= sc.score_pile(pile, month).base
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(spoiling, piles, cards, months)
+@pytest.mark.rule("koikoi", "koikoi.call", "koikoi.call-time")
 def test_koikoi_call_time_a_later_card_never_makes_a_call_illegal(table, pile, card, month):
     """koikoi.call-time: if a call could stand on a pile, it still stands after any capture."""
     sc = scorer(table)
@@ -62,8 +66,9 @@ def test_koikoi_call_time_a_later_card_never_makes_a_call_illegal(table, pile, c
         assert sc.could_call(pile | (1 << card), month)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(tables, piles)
+@pytest.mark.rule("koikoi", "yaku.tsukifuda")
 def test_yaku_tsukifuda_only_in_its_month(table, pile):
     """yaku.tsukifuda: scored in a round only if the pile holds that round's four cards."""
     sc = scorer(table)
@@ -73,16 +78,18 @@ def test_yaku_tsukifuda_only_in_its_month(table, pile):
         assert not scored or pile & four == four
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(tables, piles)
+@pytest.mark.rule("koikoi", "options.sake-cup")
 def test_options_sake_cup_removing_it_never_raises_the_score(table, pile):
     sc = scorer(table)
     with_cup = pile | (1 << SAKE)
     assert sc.score_pile(with_cup & ~(1 << SAKE)).base <= sc.score_pile(with_cup).base
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(tables, piles)
+@pytest.mark.rule("koikoi", "yaku.best-in-group")
 def test_yaku_best_in_group_one_yaku_per_best_group(table, pile):
     score = scorer(table).score_pile(pile)
     stacked = RB.rulesets[table["ruleset"]].stacks
@@ -137,7 +144,7 @@ def matches(draw):
     return {"game": "koikoi", "ruleset": ruleset, "options": options, "rounds": rounds}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(matches(), st.sampled_from(["en", "de", "fr"]))
 def test_referee_responses_validate_against_schema(req, lang):
     assert not list(REQUEST.iter_errors(req))
@@ -168,9 +175,10 @@ fields = st.sampled_from(["game", "ruleset", "options", "players", "rounds", "wi
                           "koikoi", "hand", "a", "b", "viewings", "rounds"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.dictionaries(fields, json_values, max_size=6), st.lists(
     st.dictionaries(fields, json_values | st.lists(cards | st.text(max_size=12)), max_size=5), max_size=3))
+@pytest.mark.rule("koikoi", "referee.request")
 def test_referee_request_never_raises_on_junk(top, rounds):
     req = {"game": "koikoi", **top}
     if rounds:

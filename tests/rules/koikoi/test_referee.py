@@ -101,6 +101,7 @@ def test_yaku_value_per_ruleset(ruleset, yaku_id):
 
 @pytest.mark.parametrize("ruleset", list(EXPECTED))
 @pytest.mark.parametrize("yaku_id", list(HANDS))
+@pytest.mark.rule("koikoi", "round.winner-needs-yaku")
 def test_yaku_hand_per_ruleset(ruleset, yaku_id):
     expected = EXPECTED[ruleset][yaku_id]
     rnd = {"winner": "a", "hand": {"a": HANDS[yaku_id]}}
@@ -149,11 +150,13 @@ def test_vectors_sidsryu():
 
 
 # -- yaku details ----------------------------------------------------------------------------
+@pytest.mark.rule("koikoi", "yaku.sanko")
 def test_yaku_sanko_rain_man_does_not_count():
     assert ids(score_pile([0, 8, 40])) == {}
     assert ids(score_pile([0, 8, 28, 40])) == {"ameshiko": 7}
 
 
+@pytest.mark.rule("koikoi", "yaku.extra-cards")
 def test_yaku_extra_cards():
     assert ids(score_pile([1, 5, 9, 13, 17])) == {"akatan": 7}
     assert ids(score_pile([21, 33, 37, 13])) == {"aotan": 6}
@@ -163,6 +166,7 @@ def test_yaku_extra_cards():
     assert ids(score_pile([1, 5, 9, 13, 17], "gamedesign")) == {"akatan": 6, "tan": 1}
 
 
+@pytest.mark.rule("koikoi", "yaku.best-in-group")
 def test_yaku_best_in_group():
     score = score_pile(BRIGHTS5)
     assert ids(score) == {"goko": 10}
@@ -170,6 +174,7 @@ def test_yaku_best_in_group():
     assert ids(score_pile([1, 5, 9, 13, 17, 20, 24, 36])) == {"akatan": 7, "inoshikacho": 5}
 
 
+@pytest.mark.rule("koikoi", "ruleset.yakuza")
 def test_ruleset_yakuza_stacks():
     """ruleset.yakuza: Boar-Deer-Butterflies, Poetry and Blue Ribbons also score with Animals/Ribbons."""
     assert ids(score_pile([1, 5, 9, 13, 17], "yakuza")) == {"akatan": 5, "tan": 1}
@@ -187,6 +192,7 @@ def test_yaku_other_group_stacks():
     assert got == {"sanko": 5, "hanami": 5, "tsukimi": 5, "kasu": 1}
 
 
+@pytest.mark.rule("koikoi", "options.sake-cup")
 def test_options_sake_cup():
     pile = PLAINS24[:9] + [32]
     assert ids(score_pile(pile)) == {"kasu": 1}
@@ -199,6 +205,7 @@ def test_options_sake_cup():
 
 
 # -- scoring -----------------------------------------------------------------------------
+@pytest.mark.rule("koikoi", "scoring.seven-double")
 def test_scoring_seven_double():
     r = first_round(referee(won([0, 8, 28, 40])))
     assert r["base"] == 7 and r["score"]["a"] == 14
@@ -208,6 +215,7 @@ def test_scoring_seven_double():
     assert off["score"]["a"] == 7 and off["multipliers"] == []
 
 
+@pytest.mark.rule("koikoi", "scoring.koikoi-double")
 def test_scoring_koikoi_double_opponent_called():
     r = first_round(referee(won([0, 8, 28], koikoi={"b": 1}, other=B_AKATAN)))
     assert r["score"]["a"] == 10
@@ -219,6 +227,7 @@ def test_scoring_koikoi_double_opponent_called():
     assert both["score"]["a"] == 32 and both["multiplier"] == 4
 
 
+@pytest.mark.rule("koikoi", "options.koikoi-multiplier")
 def test_options_koikoi_multiplier_winner_called():
     opts = {"koikoi_multiplier": "winner_called"}
     assert first_round(referee(won([0, 8, 28], koikoi={"a": 1}, options=opts)))["score"]["a"] == 10
@@ -228,6 +237,7 @@ def test_options_koikoi_multiplier_winner_called():
 
 @pytest.mark.parametrize("calls, factor", [({"a": 1}, 2), ({"b": 1}, 2), ({"a": 2, "b": 1}, 4),
                                            ({"a": 3, "b": 2}, 6)])
+@pytest.mark.rule("koikoi", "scoring.koikoi-calls")
 def test_scoring_koikoi_calls(calls, factor):
     """scoring.koikoi-calls: per_call is FudaWiki's x(calls + 1), not x2 per call."""
     opts = {"koikoi_multiplier": "per_call", "koikoi_limit": None}
@@ -240,6 +250,7 @@ def test_scoring_koikoi_calls(calls, factor):
     assert r["score"]["a"] == 60 and r["multiplier"] == 6
 
 
+@pytest.mark.rule("koikoi", "options.koikoi-multiplier", "scoring.koikoi-calls")
 def test_options_koikoi_multiplier_per_call():
     """options.koikoi-multiplier: the per_call value follows scoring.koikoi-calls (YAML step)."""
     rb = RB
@@ -248,6 +259,7 @@ def test_options_koikoi_multiplier_per_call():
     assert first_round(referee(won([0, 8, 28], options=opts)))["multipliers"] == []
 
 
+@pytest.mark.rule("koikoi", "options.double-cap", "scoring.double-cap")
 def test_scoring_double_cap():
     opts = {"koikoi_multiplier": "per_call", "koikoi_limit": None, "double_cap": 4}
     r = first_round(referee(won([0, 8, 28], koikoi={"a": 3, "b": 2}, other=B_AKATAN, options=opts)))
@@ -258,6 +270,7 @@ def test_scoring_double_cap():
     assert r["score"]["a"] == 16
 
 
+@pytest.mark.rule("koikoi", "options.viewings", "round.winner-needs-yaku")
 def test_options_viewings():
     assert first_round(referee(won([8, 32])))["score"]["a"] == 5
     off = referee(won([8, 32], options={"viewings": "off"}))
@@ -268,6 +281,7 @@ def test_options_viewings():
     assert {y["id"] for y in r["yaku"]} == {"hanami", "akatan"} and r["base"] == 10
 
 
+@pytest.mark.rule("koikoi", "options.rain-man")
 def test_options_rain_man():
     opts = {"rain_man_spoils_viewings": True}
     r = first_round(referee(won([0, 8, 28, 32, 40], options=opts)))
@@ -277,6 +291,7 @@ def test_options_rain_man():
     assert {y["id"] for y in r["yaku"]} == {"ameshiko", "hanami", "tsukimi"}
 
 
+@pytest.mark.rule("koikoi", "options.hand-yaku", "scoring.hand-yaku")
 def test_scoring_hand_yaku():
     r = first_round(referee(request([{"winner": "b", "hand": {"b": HANDS["kuttsuki"]}}])))
     assert r["yaku"][0]["id"] == "kuttsuki" and r["score"] == {"a": 0, "b": 6}
@@ -289,12 +304,14 @@ def test_scoring_hand_yaku():
     assert codes(undocumented) == [("option.value", "/options/hand_yaku", "options.hand-yaku")]
 
 
+@pytest.mark.rule("koikoi", "deal.hands")
 def test_deal_hands_size():
     result = referee(request([{"winner": None, "hand": {"a": [0, 1, 2]}}]))
     assert codes(result) == [("hand.size", "/rounds/0/hand/a", "deal.hands")]
     assert "8 cards" in result["errors"][0]["message"]
 
 
+@pytest.mark.rule("koikoi", "round.exhaustive")
 def test_round_exhaustive():
     rnd = {"winner": None, "captured": {"a": pad([0, 8, 28]), "b": []}, "koikoi": {"a": 1}}
     r = first_round(referee(request([rnd])))
@@ -305,6 +322,7 @@ def test_round_exhaustive():
 
 
 # -- the match ---------------------------------------------------------------------------
+@pytest.mark.rule("koikoi", "match.dealer")
 def test_match_dealer():
     rounds = [
         {"winner": "b", "captured": {"b": pad([0, 8, 28])}},
@@ -319,6 +337,7 @@ def test_match_dealer():
     assert [r["dealer"] for r in alt["rounds"]] == ["a", "b", "a", "b", "a"]
 
 
+@pytest.mark.rule("koikoi", "match.rounds", "match.winner")
 def test_match_winner_after_rounds():
     rounds = [
         {"winner": "a", "captured": {"a": pad([0, 8, 28])}},
@@ -334,6 +353,7 @@ def test_match_winner_after_rounds():
     assert cont["result"]["status"] == "continue" and cont["result"]["rounds_total"] == 12
 
 
+@pytest.mark.rule("koikoi", "match.tie")
 def test_match_tie():
     rounds = [{"winner": "a", "captured": {"a": pad([0, 8, 28])}},
               {"winner": "b", "captured": {"b": pad([1, 5, 9])}}, {"winner": None}]
@@ -341,6 +361,7 @@ def test_match_tie():
     assert result["result"]["status"] == "draw" and result["result"]["winner"] is None
 
 
+@pytest.mark.rule("koikoi", "match.rounds")
 def test_match_rounds_after_end():
     rounds = [{"winner": None}] * 5
     assert codes(referee(request(rounds, options={"rounds": 3}))) == [
@@ -348,6 +369,7 @@ def test_match_rounds_after_end():
 
 
 # -- the request ---------------------------------------------------------------------------
+@pytest.mark.rule("koikoi", "referee.cards", "yaku.sanko")
 def test_referee_cards_indexes_and_slugs_mixed():
     cards = ["pine-crane", 2, "cherry-curtain", 10, 28, "susuki-plain-1"]
     r = first_round(referee(request([{"winner": "a", "captured": {"a": cards}}])))
@@ -401,10 +423,14 @@ def test_referee_defaults():
     ({"game": "koikoi", "players": {"a": "", "c": "x"}, "rounds": [{"winner": None}]},
      [("request.type", "/players/a", "referee.request"), ("request.unknown-field", "/players/c", "referee.request")]),
 ])
+@pytest.mark.rule("koikoi", "deck.months", "koikoi.call", "koikoi.limit", "koikoi.needs-yaku",
+                  "options.double-cap", "options.viewings", "referee.cards", "referee.limits",
+                  "referee.request", "round.winner-needs-yaku")
 def test_referee_request_errors(req, expected):
     assert codes(referee(req)) == expected
 
 
+@pytest.mark.rule("koikoi", "capture.pairs")
 def test_capture_pairs_message_names_month_and_count():
     result = referee(request([{"winner": None, "captured": {"b": [40, 41, 42]}}]))
     assert codes(result) == [("pile.month-count", "/rounds/0/captured/b", "capture.pairs")]
@@ -414,6 +440,7 @@ def test_capture_pairs_message_names_month_and_count():
     assert "1 card of the Paulownia month" in one
 
 
+@pytest.mark.rule("koikoi", "referee.request")
 def test_referee_request_all_problems_at_once():
     req = {"game": "shogi", "ruleset": "x", "options": {"rounds": 5, "nope": 1}, "extra": True,
            "rounds": [{"winner": "z", "captured": {"a": [99, 0], "b": [0]}, "koikoi": {"a": -1}},
@@ -433,6 +460,7 @@ def test_referee_request_all_problems_at_once():
     {"game": "koikoi", "ruleset": {"x": 1}, "options": {"rounds": "12", "double_cap": True}, "rounds": [{}]},
     {"game": "koikoi", "rounds": [{"winner": None, "hand": {"a": None, "b": [0] * 8}}]},
 ])
+@pytest.mark.rule("koikoi", "referee.request")
 def test_referee_request_malformed_never_raises(junk):
     result = referee(junk)
     assert result["valid"] is False
@@ -453,6 +481,7 @@ def test_referee_answers_the_same_twice():
 
 
 @pytest.mark.parametrize("captured", [None, {}, {"a": [0, 2, 8, 10, 28, 30]}])
+@pytest.mark.rule("koikoi", "koikoi.needs-yaku", "referee.unlisted-pile")
 def test_referee_unlisted_pile(captured):
     """referee.unlisted-pile: a call by a player whose pile is not given is accepted."""
     rnd = {"winner": None, "koikoi": {"b": 1}}
@@ -481,6 +510,7 @@ def nth_round(n, rnd, **extra):
 @pytest.mark.parametrize("ruleset, points", [("fudawiki", 4), ("yakuza", 4), ("gamedesign", 4),
                                              ("nintendo", None)])
 @pytest.mark.parametrize("n", [1, 2, 5, 8, 11, 12])
+@pytest.mark.rule("koikoi", "yaku.tsukifuda")
 def test_yaku_tsukifuda_per_ruleset_and_round(ruleset, points, n):
     """yaku.tsukifuda: all four cards of the round's month (round 1 = January), 4 points."""
     four = month_cards(n)
@@ -499,6 +529,7 @@ def test_yaku_tsukifuda_per_ruleset_and_round(ruleset, points, n):
     assert found["tsukifuda"]["rule"] == "yaku.tsukifuda"
 
 
+@pytest.mark.rule("koikoi", "yaku.tsukifuda")
 def test_yaku_tsukifuda_adds_to_other_yaku():
     """yaku.best-in-group: Cards of the Month is in the "other" group and adds to every yaku."""
     pile = month_cards(1) + [8, 10, 28, 30]  # January's four cards hold the crane: Sanko too
@@ -507,6 +538,7 @@ def test_yaku_tsukifuda_adds_to_other_yaku():
     assert r["base"] == 10 and r["score"]["a"] == 20
 
 
+@pytest.mark.rule("koikoi", "match.round-month")
 def test_match_round_month():
     """match.round-month: round n is month ((n - 1) mod 12) + 1; shorter matches start in January."""
     assert [RB.round_month(n) for n in (1, 2, 12, 13, 24, 25, 100)] == [1, 2, 12, 1, 12, 1, 4]
@@ -520,6 +552,7 @@ def test_match_round_month():
     assert all(e["rule"] != "match.round-month" for e in plain["rounds"][0]["explanation"])
 
 
+@pytest.mark.rule("koikoi", "options.tsukifuda", "round.winner-needs-yaku")
 def test_options_tsukifuda():
     """options.tsukifuda: a house rule elsewhere (4 points, SID); switchable where it is played."""
     rnd = {"winner": "a", "captured": {"a": month_cards(1)}}
@@ -537,6 +570,7 @@ def test_options_tsukifuda():
 HAND_A, HAND_B = HANDS["teshi"], [5, 6, 9, 10, 13, 14, 17, 18]  # B: four pairs (Kuttsuki)
 
 
+@pytest.mark.rule("koikoi", "scoring.hand-yaku")
 def test_scoring_hand_yaku_wins_at_the_deal():
     """scoring.hand-yaku: the holder wins at the deal; nothing is captured and nobody calls."""
     r = first_round(referee(request([{"winner": "a", "hand": {"a": HAND_A}}])))
@@ -559,6 +593,7 @@ def test_scoring_hand_yaku_wins_at_the_deal():
     ({"winner": "a", "hand": {"a": HAND_A, "b": HAND_B}},
      [("hand.both-lucky", "/rounds/0/winner", "round.both-hand-yaku")]),
 ])
+@pytest.mark.rule("koikoi", "round.both-hand-yaku", "scoring.hand-yaku")
 def test_scoring_hand_yaku_ends_the_round(rnd, expected):
     """scoring.hand-yaku: a round played on (captures, a call, another winner, cards run out)
     while a dealt hand held a hand yaku is impossible."""
@@ -567,6 +602,7 @@ def test_scoring_hand_yaku_ends_the_round(rnd, expected):
     assert all("{" not in e["message"] for e in result["errors"])
 
 
+@pytest.mark.rule("koikoi", "scoring.hand-yaku")
 def test_scoring_hand_yaku_messages():
     other_won = referee(request([{"winner": "b", "hand": {"a": HAND_A}, "captured": {"b": pad([20, 24, 36])}}]))
     assert other_won["errors"][0]["message"] == (
@@ -577,6 +613,7 @@ def test_scoring_hand_yaku_messages():
 
 
 @pytest.mark.parametrize("ruleset, next_dealer", [("nintendo", "b"), ("fudawiki", "a")])
+@pytest.mark.rule("koikoi", "round.both-hand-yaku", "round.exhaustive")
 def test_round_both_hand_yaku(ruleset, next_dealer):
     """round.both-hand-yaku: both players dealt a hand yaku is a draw (FW); the dealer after it
     follows match.dealer-after-draw."""
@@ -603,6 +640,8 @@ DRAWS = [{"winner": None}, {"winner": None}, {"winner": "b", "captured": {"b": p
     ("gamedesign", {"end_at_zero": False}, ["a", "a", "a", "b"]),  # the privilege keeps the deal
     ("fudawiki", {"dealer_rotation": "alternate"}, ["a", "a", "a", "b"]),
 ])
+@pytest.mark.rule("koikoi", "deal.first-dealer", "match.dealer", "match.dealer-after-draw",
+                  "options.draw-points")
 def test_match_dealer_after_draw(ruleset, options, dealers):
     """match.dealer-after-draw: NIN passes the deal after a draw, FW keeps it; a dealer who
     scores the dealer's privilege keeps it."""
@@ -614,6 +653,7 @@ def test_match_dealer_after_draw(ruleset, options, dealers):
     assert result["rounds"][0]["explanation"][0]["rule"] == "deal.first-dealer"
 
 
+@pytest.mark.rule("koikoi", "round.exhaustive")
 def test_round_exhaustive_with_dealers_privilege():
     """round.exhaustive: with the dealer's privilege the explanation never says nobody wins."""
     r = first_round(referee(request([{"winner": None}], ruleset="gamedesign")))
@@ -628,6 +668,7 @@ def test_round_exhaustive_with_dealers_privilege():
 RAINY_B = pad([8, 32, 40])  # B's pile: Flower Viewing, then the rain man (with the swallow)
 
 
+@pytest.mark.rule("koikoi", "koikoi.call", "koikoi.call-time", "koikoi.needs-yaku")
 def test_koikoi_call_time_rain_man_later():
     """koikoi.call-time: a call on a viewing before the rain man was taken stays legal."""
     rnd = {"winner": "a", "captured": {"a": pad([0, 28, 44]), "b": RAINY_B}, "koikoi": {"b": 1}}
@@ -644,6 +685,7 @@ def test_koikoi_call_time_rain_man_later():
         ("koikoi.no-yaku", "/rounds/0/koikoi/b", "koikoi.needs-yaku")]
 
 
+@pytest.mark.rule("koikoi", "options.lightning")
 def test_options_lightning():
     """options.lightning: the lightning spoils the viewings, on its own or with the rain man."""
     pile = [0, 1, 8, 9, 28, 29, 32, 33, 42, 43]  # Sanko, both viewings, the lightning
@@ -686,12 +728,14 @@ def test_options_each_viewing(option, gone, kept):
     ({"game": "koikoi", "rounds": [{"winner": None, "koikoi": None}]},
      [("koikoi.type", "/rounds/0/koikoi", "koikoi.call")]),
 ])
+@pytest.mark.rule("koikoi", "koikoi.call", "referee.request")
 def test_referee_request_null_fields(req, expected):
     """referee.request: a field the schema does not allow to be null is refused; omitting it is fine."""
     assert codes(referee(req)) == expected
     assert referee({"game": "koikoi", "rounds": [{"winner": None}]})["valid"]
 
 
+@pytest.mark.rule("koikoi", "referee.start")
 def test_referee_start_resumes_a_match():
     """A check from round 3 of a FudaWiki match: its month, its dealer, the totals so far."""
     r = referee({"game": "koikoi", "ruleset": "fudawiki",
@@ -706,6 +750,7 @@ def test_referee_start_resumes_a_match():
     assert (r["result"]["rounds_played"], r["result"]["status"]) == (3, "continue")
 
 
+@pytest.mark.rule("koikoi", "referee.start")
 def test_referee_start_refuses_what_cannot_be():
     r = referee({"game": "koikoi", "options": {"rounds": 6},
                  "start": {"round": 7, "dealer": "c", "totals": {"a": -1, "b": "x"}},
@@ -718,6 +763,7 @@ def test_referee_start_refuses_what_cannot_be():
     assert [e["code"] for e in last["errors"]] == ["round.after-end"]
 
 
+@pytest.mark.rule("koikoi", "match.dealer")
 def test_match_dealer_of_the_next_round_is_in_the_answer():
     won = referee({"game": "koikoi", "rounds": [{"winner": "b", "captured": {"b": [0, 2, 8, 10, 28, 30]}}]})
     assert won["next"] == {"round": 2, "dealer": "b"}  # Nintendo: the winner deals

@@ -28,6 +28,7 @@ def goko_request(**extra):
         "a": [0, 2, 8, 10, 28, 30, 40, 41, 44, 45], "b": []}}], **extra}
 
 
+@pytest.mark.rule("koikoi", "deck.months")
 def test_deck_months_48_cards_4_per_month():
     rb = load_rulebook()
     assert len(rb.cards) == 48 and len(rb.months) == 12
@@ -37,6 +38,7 @@ def test_deck_months_48_cards_4_per_month():
     assert rb.months[0].name == "Pine" and rb.months[10].id == "willow"
 
 
+@pytest.mark.rule("koikoi", "deck.kinds")
 def test_deck_kinds_totals():
     rb = load_rulebook()
     counts = {k: sum(1 for c in rb.cards if c.kind == k) for k in ("bright", "animal", "ribbon", "plain")}
@@ -44,6 +46,7 @@ def test_deck_kinds_totals():
     assert [c.index for c in rb.cards if c.kind == "bright"] == [0, 8, 28, 40, 44]
 
 
+@pytest.mark.rule("koikoi", "deck.ribbons")
 def test_deck_ribbons_colours():
     rb = load_rulebook()
     by_colour = {}
@@ -53,6 +56,7 @@ def test_deck_ribbons_colours():
     assert by_colour == {"poetry": [1, 5, 9], "blue": [21, 33, 37], "red": [13, 17, 25, 42]}
 
 
+@pytest.mark.rule("koikoi", "deck.sake-cup")
 def test_deck_sake_cup_dual_kind():
     rb = load_rulebook()
     cup = rb.cards[rb.card_by_slug["chrysanthemum-sake-cup"]]
@@ -96,6 +100,7 @@ def test_ruleset_undocumented_yaku_absent():
     assert "akatan_aotan" not in rb.rulesets["yakuza"].values
 
 
+@pytest.mark.rule("koikoi", "ruleset.nintendo")
 def test_ruleset_nintendo_options():
     rb = load_rulebook()
     assert rb.default_ruleset == "nintendo"
@@ -133,6 +138,9 @@ def test_rule_ids_well_formed_and_unique():
             assert text and "  " not in text
 
 
+@pytest.mark.rule("koikoi", "disagree.dealer-after-draw", "disagree.goko-value",
+                  "disagree.koikoi-double", "disagree.sake-cup", "disagree.seven-double",
+                  "disagree.tsukifuda", "disagree.viewings")
 def test_faq_and_disagreements_reference_rules():
     rb = load_rulebook()
     assert len(rb.faq) == 6  # one per question in the research notes, and "which rules?"
@@ -144,6 +152,14 @@ def test_faq_and_disagreements_reference_rules():
             "disagree.dealer-after-draw"} <= ids
 
 
+@pytest.mark.rule("koikoi", "capture.pairs", "deal.first-dealer", "deal.hands", "deal.redeal",
+                  "deck.months", "koikoi.call", "koikoi.call-time", "koikoi.limit",
+                  "koikoi.needs-yaku", "match.dealer-after-draw", "match.round-month",
+                  "match.rounds", "options.draw-dealer", "options.flower-viewing",
+                  "options.lightning", "options.moon-viewing", "options.tsukifuda", "referee.cards",
+                  "referee.limits", "referee.request", "round.both-hand-yaku",
+                  "round.winner-needs-yaku", "scoring.hand-yaku", "scoring.koikoi-calls",
+                  "yaku.tsukifuda")
 def test_every_rule_referenced_by_an_error_exists():
     rb = load_rulebook()
     for rule in ("referee.request", "referee.cards", "referee.limits", "capture.pairs",
@@ -216,6 +232,7 @@ def test_yaml_koikoi_calls_step_followed(rulebook_copy):
     assert referee(req, rulebook=rb)["rounds"][0]["multiplier"] == 3
 
 
+@pytest.mark.rule("koikoi", "options.rounds")
 def test_broken_yaml_option_references(rulebook_copy):
     def change(data):
         data["options"]["flower_viewing"]["switches"] = ["hanami", "picnic"]

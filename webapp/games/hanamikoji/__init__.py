@@ -34,4 +34,8 @@ WEB = WebGame(
     helpers=options,
     parameters=lambda rb: frozenset({"edition", "round_limit", "simultaneous_goal"}),
     checker_parameters=lambda rb: PARAMETERS,
+    example={"game": "hanamikoji", "edition": "geekach", "variants": {"round_limit": True},
+             "players": {"a": "Olena", "b": "Jonas"},
+             "rounds": [{"board": {"a": [2, 1, 0, 2, 2, 0, 1], "b": [0, 1, 2, 0, 0, 2, 3]}}]},
+    summary=lambda round_: frozenset({"scoring.charm-total"}),
 )

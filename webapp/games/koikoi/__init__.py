@@ -35,4 +35,8 @@ WEB = WebGame(
     helpers=options,
     parameters=lambda rb: frozenset({"ruleset", *rb.options}),
     checker_parameters=lambda rb: frozenset({*STATE_FIELDS, *EVENTS, *rb.options}),
+    example={"game": "koikoi", "ruleset": "nintendo",
+             "rounds": [{"winner": "a", "captured": {"a": [0, 2, 8, 10, 28, 30]},
+                         "koikoi": {"a": 0, "b": 1}}]},
+    summary=lambda round_: frozenset(y["rule"] for y in round_.get("yaku", [])),
 )

@@ -10,8 +10,8 @@ import json
 import random
 import time
 
-from . import jsonio
-from .hanamikoji.referee import referee
+from rulebook import jsonio
+from rulebook.hanamikoji.referee import referee
 
 LOG = [
     {"player": "a", "action": "secret", "cards": ["ruri"]},

@@ -4,7 +4,8 @@
 `(lineno, "pgettext", (context, message), comments)`; Babel's default keyword spec for
 `pgettext` (`((1, 'c'), 2)`) turns the first element into the message context.
 
-Rule texts (every `sections[*].rules`) and section titles are extracted for every game;
+Rule texts (every `sections[*].rules`), their titles, section titles and what each source
+is (`sources[*].about`) are extracted for every game;
 what else a game's YAML holds for the catalogs is its package's `EXTRACT` (see
 rulebook/game.py), found through `rulebook.GAMES`.
 """
@@ -15,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from . import GAMES
+from rulebook import GAMES
 
 RULE_COMMENT = (
     "Translators: rule text; the message context is the rule id. Keep placeholders such "
@@ -27,6 +28,9 @@ TITLE_COMMENT = (
     "Translators: the short name of a rule (the message context is title.<rule id>), shown "
     "in links, lists and rulings instead of its id. Keep placeholders unchanged."
 )
+
+SOURCE_COMMENT = ("Translators: what a source document is (its own title is shown beside, "
+                  "untranslated)")
 
 Message = tuple[int, str, tuple[str, str] | str, list[str]]
 
@@ -86,6 +90,12 @@ def extract_rulebook(fileobj, keywords, comment_tags, options) -> Iterator[Messa
             if rule_id.startswith("__"):
                 continue
             yield from emit(rules["__lines__"][rule_id], rule_id, text, RULE_COMMENT)
+
+    # What a source is: the rules pages name their canonical source, so every game's.
+    sources = data.get("sources", {})
+    for key, source in sources.items():
+        if not key.startswith("__") and isinstance(source, dict) and source.get("about"):
+            yield from emit(source["__line__"], f"source.{key}", source["about"], SOURCE_COMMENT)
 
     spec = GAMES[game].module.EXTRACT if game in GAMES else ()
     for where, field, context, comment in spec:
