@@ -110,6 +110,9 @@ def test_rules_and_disagreements_link_the_comparison(client, lang, game, page):
     assert f'id="nav-compare" href="/{lang}/{game}/{kind}"' in html
     anchor = "compare-link" if page else ("ruleset-compare-link" if game == "koikoi" else "edition-compare-link")
     assert f'id="{anchor}"' in html
+    if not page:  # the question the comparison answers links it too
+        faq = "faq-which-rules" if game == "koikoi" else "faq-how-many-rounds"
+        assert f'id="{faq}-compare-link"><a href="/{lang}/{game}/{kind}"' in html
 
 
 # -- options.not-in-ruleset in the forms ---------------------------------------------------------
