@@ -89,6 +89,23 @@ def test_comparison_unknown_pick_is_a_notice(client):
     assert re.findall(r'data-item="([a-z]+)"', head)[:2] == ["nintendo", "bga"]
 
 
+@pytest.mark.parametrize("game, own, query", [("koikoi", "bga", "ruleset=bga&rounds=9"),
+                                              ("hanamikoji", "geekach", "edition=geekach&round_limit=1")])
+def test_comparison_starts_from_the_tables_own_and_keeps_its_options(client, game, own, query):
+    """Opened from a page with a ruleset or edition chosen, the comparison puts it first, and
+    every link to it and from it keeps the table's options."""
+    kind = PAGES[game][0]
+    rules = html_of(client.get(f"/en/{game}/?{query}"))
+    assert f'id="nav-compare" href="/en/{game}/{kind}?{query.replace("&", "&amp;")}"' in rules
+    html = html_of(client.get(f"/en/{game}/{kind}?{query}"))
+    head = html[html.index("<thead>"):html.index("</thead>")]
+    assert re.findall(r'data-item="([a-z0-9]+)"', head)[0] == own
+    assert f'href="/en/{game}/disagreements?{query.replace("&", "&amp;")}"' in html
+    for hidden in query.split("&"):
+        name, value = hidden.split("=")
+        assert f'<input type="hidden" name="{name}" value="{value}">' in html
+
+
 def test_comparison_editions_show_unknown_and_printed_names(client):
     html = html_of(client.get("/fr/hanamikoji/editions?a=msedizioni&b=kosmos"))
     assert '<span lang="it">Segreto</span>' in html and '<span lang="de">Ablage</span>' in html

@@ -96,19 +96,23 @@ class Group:
 
 def picked_items(module: ModuleType, items: list[tuple[str, str]], args: Any,
                  notices: list[str]) -> tuple[str, str]:
-    """The two items to compare: `a` and `b` from the query, else the first two."""
+    """The two items to compare: `a` and `b` from the query, else the table's own ruleset or
+    edition (the page option) and the first other one."""
     ids = [i for i, _ in items]
     names = dict(items)
+    own = args.get(module.ITEM_PARAMETER, "").strip()[:MAX_VALUE]
+    first = own if own in ids else ids[0]
+    second = next(i for i in ids if i != first)
     chosen: list[str] = []
-    for key, fallback in (("a", ids[0]), ("b", ids[1])):
+    for key, fallback in (("a", first), ("b", second)):
         value = args.get(key, "").strip()[:MAX_VALUE]
         if value in ids and value not in chosen:
             chosen.append(value)
         else:
+            pick = next(i for i in (fallback, *ids) if i not in chosen)
             if value and value not in ids:
-                notices.append(str(module.UNKNOWN_ITEM) % {"value": value, "default": names[
-                    fallback if fallback not in chosen else ids[0]]})
-            chosen.append(next(i for i in (fallback, *ids) if i not in chosen))
+                notices.append(str(module.UNKNOWN_ITEM) % {"value": value, "default": names[pick]})
+            chosen.append(pick)
     return chosen[0], chosen[1]
 
 
@@ -156,11 +160,14 @@ def comparison(game: str, kind: str):
                            basis_words=BASIS_WORDS, basis_meaning=BASIS_MEANING, **ctx)
 
 
-def comparison_link(game: Any) -> tuple[str, Any, Any] | None:
-    """(address, title, short name) of a game's comparison page in the page's language."""
+def comparison_link(game: Any, link: Any = None) -> tuple[str, Any, Any] | None:
+    """(address, title, short name) of a game's comparison page in the page's language; with
+    the page's `link` (rules.page_context), the address keeps the page's options."""
     module = compare_module(game.slug)
     if module is None:
         return None
+    if link is not None:
+        return link("compare.comparison", kind=module.ITEMS), module.TITLE, module.NAV
     address = url_for("compare.comparison", lang=g.lang, game=game.slug, kind=module.ITEMS)
     return address, module.TITLE, module.NAV
 
