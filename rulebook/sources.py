@@ -100,8 +100,15 @@ def unknown_sources(data: dict[str, Any], where: str, keys: list[str]) -> list[t
     return [(where, f"no source {key!r}") for key in keys if key not in data["sources"]]
 
 
+def capitalized(text: str) -> str:
+    """`text` with a capital first letter. A source's `about` is written so that it can
+    follow a colon ("Source: the English rulebook…"); where it stands alone, it starts so."""
+    return text[:1].upper() + text[1:]
+
+
 def sources_document(sources: dict[str, Source], t: Any) -> list[dict[str, Any]]:
     """The `sources` of a game's JSON rulebook: `about` in the translator `t`'s language."""
     return [{"id": src.key, "title": src.title, "lang": src.lang,
-             "about": t.pgettext(f"source.{src.key}", src.about), "where": src.where}
+             "about": capitalized(t.pgettext(f"source.{src.key}", src.about)),
+             "where": src.where}
             for src in sources.values()]

@@ -1,6 +1,6 @@
-"""A translation's placeholders must be its source's: the check `make translations` runs
-before it compiles, tools/po_incoming.py before it writes, and the catalog tests on the
-catalogs the tests read.
+"""A translation's placeholders and markup must be its source's: the check `make
+translations` runs before it compiles, tools/po_incoming.py before it writes, and the
+catalog tests on the catalogs the tests read.
 
 The site fills its messages in two ways: `str.format` (`{player}`, `{count}`: rule texts,
 the referee's messages) and gettext's percent form (`%(game)s`, `%(num)d`). A translation
@@ -8,6 +8,10 @@ that drops, renames or adds a placeholder, or whose braces no longer parse, show
 `{player}` or loses a value on the page (or, for a percent form, raises), so it is refused.
 For a plural entry every form is checked against the singular and plural source together;
 a form may spell its number out instead of the count ("one card", "eine Karte").
+
+Markup is checked the same way: the HTML tags (with their attributes) and character
+references (`&amp;`, `&#160;`) of every form must be those of its source, no more and no
+fewer, in any order (a lost `</strong>` or a stray `&nbsp;` shows on the page).
 
     python tools/po_check.py      # every catalog; exit status 1 on any problem
 """
@@ -23,6 +27,9 @@ from string import Formatter
 ROOT = Path(__file__).resolve().parents[1]
 # %(name)s, %(num)d, %s, %5.2f; `%%` is a percent sign
 PERCENT = re.compile(r"%(?:\((?P<name>[^)]*)\))?[#0\- +]*(?:\d+|\*)?(?:\.\d+)?(?P<type>[a-zA-Z%])")
+# HTML a message may carry: a tag (with its attributes) or a character reference
+MARKUP = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>"
+                    r"|&(?:[A-Za-z][A-Za-z0-9]*|#\d+|#[xX][0-9A-Fa-f]+);")
 # What may go from a plural form: the number, which a form may spell out.
 COUNTS = frozenset({"{count}", "{num}", "{n}", "%(count)", "%(num)", "%(n)", "%d", "%s"})
 
@@ -61,6 +68,11 @@ def placeholders(text: str) -> tuple[Counter[str], bool]:
     return found, braces is not None
 
 
+def markup(text: str) -> Counter[str]:
+    """The tags and character references of `text` (whitespace inside a tag normalized)."""
+    return Counter(" ".join(found.split()) for found in MARKUP.findall(text))
+
+
 def problems(source: str | Sequence[str], translation: str | Sequence[str]) -> list[str]:
     """What is wrong with the placeholders of `translation` (a text, or a plural entry's
     forms) given its `source` (msgid, or msgid and msgid_plural); [] when nothing is."""
@@ -73,6 +85,7 @@ def problems(source: str | Sequence[str], translation: str | Sequence[str]) -> l
         wanted |= found
         parses = parses and ok
     plural = len(ids) > 1
+    tags = [markup(text) for text in ids]  # a form has its singular's or its plural's
     out = []
     for number, form in enumerate(forms):
         if not form:
@@ -89,6 +102,9 @@ def problems(source: str | Sequence[str], translation: str | Sequence[str]) -> l
             out.append(f"{label}placeholders the source lacks: {sorted(extra)}")
         if missing:
             out.append(f"{label}placeholders left out: {sorted(missing)}")
+        if markup(form) not in tags:
+            out.append(f"{label}markup differs from the source's: "
+                       f"{sorted(markup(form).elements())} vs {sorted(tags[-1].elements())}")
     return out
 
 
@@ -115,7 +131,7 @@ def main() -> int:
             print(f"{path.relative_to(ROOT)}: {line}")
         failed += len(found)
     if failed:
-        print(f"{failed} translation(s) whose placeholders differ from their source")
+        print(f"{failed} translation(s) whose placeholders or markup differ from their source")
     return 1 if failed else 0
 
 

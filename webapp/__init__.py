@@ -22,6 +22,9 @@ BLUEPRINTS: list[tuple[str, str]] = [
     ("webapp.pages.rules", "bp"),
     ("webapp.pages.checker", "bp"),
     ("webapp.pages.compare", "bp"),
+    ("webapp.pages.finder", "bp"),
+    ("webapp.pages.aid", "bp"),
+    ("webapp.pages.qr", "bp"),
 ]
 
 

@@ -66,6 +66,13 @@ def first_player(rb: Rulebook, round_number: int) -> str:
     return rb.first_player if round_number % 2 == 1 else OTHER[rb.first_player]
 
 
+def turn_order(rb: Rulebook, round_number: int, count: int) -> list[str]:
+    """Who takes each of a round's first `count` actions: the players alternate from the
+    round's first player (turn.alternate)."""
+    first = first_player(rb, round_number)
+    return [first if k % 2 == 0 else OTHER[first] for k in range(count)]
+
+
 def supply(rb: Rulebook, counts: dict[str, list[int]], removed: int | None = None) -> list[int]:
     """Per geisha: her item cards not on the table (nor put aside, when that card is known)."""
     return [g.cards - counts["a"][i] - counts["b"][i] - (rb.removed if removed == i else 0)

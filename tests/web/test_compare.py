@@ -163,7 +163,7 @@ def test_options_rounds_offers_nine_and_no_fixed_number(client):
     menu = html[html.index('name="rounds"'):]
     menu = menu[:menu.index("</select>")]
     assert re.findall(r'<option value="([a-z0-9]+)"', menu) == ["12", "9", "6", "4", "3", "none"]
-    assert "As the ruleset says: 3 rounds" in menu
+    assert "3 rounds (as the ruleset says)" in menu
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

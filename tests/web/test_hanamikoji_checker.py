@@ -399,3 +399,48 @@ def test_a_choice_the_menus_lack_is_named_once_and_the_default_scores(client):
     assert len(notices) == 2 and "xyz" in notices[0]
     assert 'data-status="win"' in html
     assert "«\u00a0deepwater\u00a0»" not in html and "emperors4\u00a0»" not in html
+
+
+# A clash (A: four geishas, B: eleven charm points) with names of both genders per language.
+CLASH = "a=2,2,2,2,0,0,0&b=0,0,0,0,2,3,3&check=1"
+NAMES = {"en": ("Olena", "Jonas"), "de": ("Anke", "Jürgen"), "uk": ("Олена", "Тарас"),
+         "es": ("María", "José"), "fr": ("Élodie", "Ayane")}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_clash_ruling_reads_with_real_names(client, lang):
+    """Both readings of a clash, with a woman's and a man's name: the sentences name them,
+    and none says a word twice in a row (French once read "Selon selon la variante…")."""
+    a, b = NAMES[lang]
+    ruling = embedded(get(client, f"{CLASH}&na={a}&nb={b}", lang).text)
+    other = ruling["alternatives"][0]["message"]
+    assert a in other and b in ruling["result"]["message"]
+    sentences = [e["message"] for e in ruling["rounds"][0]["explanation"]]
+    for text in [*sentences, ruling["result"]["message"], other]:
+        doubled = re.search(r"\b(\w{3,})\W+\1\b", text, re.IGNORECASE)
+        assert not doubled, text
+
+
+def test_log_keeps_who_moved_when_a_later_action_is_refused(client):
+    """The first action is valid, a later one breaks a rule: the log still says who took
+    what, with the name inside the sentence ("Pierre se quedó con Anju", not "el rival")."""
+    query = {"mode": "log", "na": "Olena", "nb": "Pierre",
+             "act": ["gift:ruri,ruri,anju:anju", "secret:ruri", "secret:yoko"]}
+    page = client.get(URL.format(lang="es"), query_string=query).text
+    assert "Pierre se quedó con Anju" in html.unescape(page)
+    assert "el rival" not in page
+    first = re.search(r'<li id="log-0".*?</li>', page, re.DOTALL).group(0)
+    assert '<span class="log__who">Olena</span>' in first
+
+
+def test_board_says_how_many_cards_are_too_many(client):
+    page = get(client, "a=5,1,1,2,2,1,1&b=1,0,0,0,0,3,9", "es").text
+    assert re.search(r'id="left-0"[^>]*>4 de más<', page)  # Ayane has 2 cards, 6 are counted
+    assert "-4" not in re.search(r'id="left-0"[^>]*>[^<]*<', page).group(0)
+
+
+def test_rule_links_are_marked_as_rules(client):
+    page = get(client, "a=1,1,1,1,1,1,2&b=1,0,1,2,1,2,1&check=1", "es").text  # the game goes on
+    link = re.search(r'<a class="rule-link" href="[^"]*#victory\.immediate"[^>]*>.*?</a>', page)
+    assert link and 'aria-label="Regla: La partida termina en el acto"' in link.group(0)
+    assert '<span class="rule-link__mark" aria-hidden="true">§</span>&nbsp;La partida' in link.group(0)

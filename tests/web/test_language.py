@@ -213,7 +213,7 @@ def test_values_are_quoted_in_the_languages_quotes_and_never_as_python(lang):
 
 
 @pytest.mark.parametrize("lang, label", [("en", "Clash reading"),
-                                         ("es", "Interpretación del conflicto"),
+                                         ("es", "Victorias simultáneas"),
                                          ("fr", "Victoires simultanées")])
 def test_a_variant_is_named_by_its_label_not_its_key(lang, label):
     said = messages(referee({"game": "hanamikoji", "variants": {"simultaneous_goal": "x"},

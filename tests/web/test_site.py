@@ -388,10 +388,10 @@ def test_round_limit_menu_follows_the_edition(client):
     html = html_of(client.get("/en/hanamikoji/?edition=iello"))
     menu = html[html.index('id="opt-round-limit"'):]
     menu = menu[: menu.index("</fieldset>")]
-    assert "As the Iello edition says: End the game after round 3 at the latest" in menu
+    assert "End the game after round 3 at the latest (as the Iello edition says)" in menu
     html = html_of(client.get("/en/hanamikoji/?edition=geekach"))
     menu = html[html.index('id="opt-round-limit"'):]
-    assert "As the Geekach Games edition says: Play on until someone reaches a goal" in menu
+    assert "Play on until someone reaches a goal (as the Geekach Games edition says)" in menu
 
 
 # -- home, developer page, offline -----------------------------------------------------

@@ -1,4 +1,5 @@
-"""The catalogs: complete, never fuzzy, placeholders intact, plurals right in every language.
+"""The catalogs: complete, never fuzzy, placeholders and markup intact, plurals right, one
+term per concept and no sentence that depends on a player's gender, in every language.
 
 `pybabel compile` silently skips a catalog whose header is fuzzy and falls back to the
 English text for fuzzy or empty entries, so these checks are what keeps a page from
@@ -9,11 +10,14 @@ merged in), so a branch's new strings, and a new game's, are checked before they
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 from babel.messages.pofile import read_po
 
 from rulebook.i18n import LANGUAGES, translator
@@ -22,6 +26,7 @@ from tools.po_incoming import entry_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+GLOSSARY = ROOT / "translations" / "glossary.yaml"
 
 
 def catalog(lang):
@@ -96,6 +101,16 @@ def test_placeholders_intact(lang):
      ("%(num)d правило", "%(num)d правила для %(game)s", "%(num)d правил для %(game)s"),
      "form 0: placeholders left out: ['%(game)']"),
     (("%(num)d card", "%(num)d cards"), ("une carte", "%(num)d cartes"), None),
+    # markup: the source's tags and entities, in any order, no more and no fewer
+    ("Pick <strong>one</strong> &amp; go", "Elige <strong>una</strong> &amp; ve", None),
+    ("<a href=\"#x\">this</a> rule", "la règle <a href=\"#x\">ceci</a>", None),
+    ("Pick <strong>one</strong>", "Elige <strong>una", "markup"),  # a tag lost
+    ("Pick one", "Elige <em>una</em>", "markup"),  # a tag added
+    ("Score: %(num)s", "Puntos:&nbsp;%(num)s", "markup"),  # an entity added
+    ("<a href=\"#x\">rule</a>", "<a href=\"#y\">regla</a>", "markup"),  # an attribute changed
+    (("<b>%(num)d</b> card", "<b>%(num)d</b> cards"), ("<b>%(num)d</b> Karte", "%(num)d Karten"),
+     "form 1: markup"),
+    ("4 < 5 & 6 > 5, Q&A", "4 < 5 y 6 > 5", None),  # comparison signs, a bare & are text
 ])
 def test_the_placeholder_check_catches_what_breaks_a_page(source, translation, wrong):
     found = po_check.problems(source, translation)
@@ -146,3 +161,76 @@ def test_french_counts_zero_as_singular():
     t = translator("fr")
     assert t.ngettext("{count} geisha", "{count} geishas", 0) == t.ngettext(
         "{count} geisha", "{count} geishas", 1)
+
+
+# -- one term per concept, and sentences that fit any player's name -------------------------
+# What holds a player's name in a message (a real one, or the default "el jugador A").
+NAME = r"(?:\{(?:player|other|opponent|expected|winner)\}|%\((?:player|name|winner)\)s)"
+
+
+def glossary() -> dict[str, Any]:
+    with open(GLOSSARY, encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def used_messages(lang: str, extracted_ids: set) -> list[tuple[tuple, list[str], list[str]]]:
+    """((context, msgid), source texts, forms) of the messages the code still uses."""
+    out = []
+    for message in catalog(lang):
+        key = (message.context, message.id if isinstance(message.id, str) else message.id[0])
+        if message.id and key in extracted_ids:
+            ids = [message.id] if isinstance(message.id, str) else list(message.id)
+            forms = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+            out.append((key, ids, list(forms)))
+    return out
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_one_term_per_concept(lang, extracted_ids):
+    """No message the site, the API or the CLI uses holds a variant that
+    translations/glossary.yaml rules out ("conflicto" where Spanish says "victorias
+    simultáneas", "Blattkarte" where German says "einfache Karte")."""
+    banned = [(re.compile(variant), term) for term in glossary().get(lang, [])
+              for variant in term["not"]]
+    problems = []
+    for key, _ids, forms in used_messages(lang, extracted_ids):
+        for form in forms:
+            for pattern, term in banned:
+                found = pattern.search(form)
+                if found:
+                    problems.append(f"{key[0] or ''} {key[1][:50]!r}: {found.group(0)!r}, "
+                                    f"use {term['use']!r} ({term['why']})")
+    assert not problems, f"{lang}: " + "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_sentences_with_a_name_fit_any_name(lang, extracted_ids):
+    """A message that holds a player's name has no form that agrees with the name's gender
+    (`gendered` in translations/glossary.yaml): "Олена вже переміг", "María figura como
+    ganador" and "Élodie est désigné vainqueur" are what it keeps out."""
+    patterns = [re.compile(p.replace("NAME", NAME)) for p in glossary()["gendered"].get(lang, [])]
+    problems = []
+    for key, ids, forms in used_messages(lang, extracted_ids):
+        if not any(re.search(NAME, text) for text in ids):
+            continue
+        for form in forms:
+            for pattern in patterns:
+                found = pattern.search(form)
+                if found:
+                    problems.append(f"{key[1][:50]!r}: {found.group(0)!r} in {form!r}")
+    assert not problems, f"{lang}: " + "\n".join(problems[:20])
+
+
+def test_glossary_is_well_formed():
+    entries = dict(glossary())
+    gendered = entries.pop("gendered")
+    assert set(entries) <= set(TRANSLATED) and set(gendered) <= set(TRANSLATED)
+    for patterns in gendered.values():
+        for pattern in patterns:
+            assert "NAME" in pattern, pattern  # a form is gendered next to a name
+            re.compile(pattern.replace("NAME", NAME))
+    for lang, terms in entries.items():
+        for term in terms:
+            assert set(term) == {"use", "not", "why"}, term
+            for variant in term["not"]:
+                assert not re.search(variant, term["use"]), f"{lang}: {variant!r} bans {term['use']!r}"

@@ -136,6 +136,10 @@ class WebGame(Generic[RB]):
     # and what its checker reads.
     parameters: Callable[[RB], frozenset[str]] = no_parameters
     checker_parameters: Callable[[RB], frozenset[str]] = no_parameters
+    # (rulebook, language) -> the game's finder (webapp/games/finding.py `Finder`), for
+    # /<lang>/<game>/which; a player aid (templates/games/<slug>/aid.html) when `aid`.
+    finder: Callable[[RB, str], Any] | None = None
+    aid: bool = False
     # The developer page's example request (a test checks the referee rules on it).
     example: Document | None = None
     # The rule ids of a ruling round's explanation lines that sum the round up after the

@@ -13,6 +13,7 @@ from babel import Locale
 from markupsafe import Markup, escape
 
 from rulebook.i18n import N_, translator
+from rulebook.sources import capitalized
 
 # Punctuation that differs by language (French puts a no-break space before the colon), for
 # the templates that join a label and its value.
@@ -107,11 +108,14 @@ class GameTerms:
             return Markup('{} (<cite lang="{}">{}</cite>)').format(about, src.lang, src.title)
         return about
 
-    def sources(self, keys: Any) -> Markup:
-        """Several sources, one after the other."""
+    def sources(self, keys: Any, alone: bool = False) -> Markup:
+        """Several sources, one after the other. A source's text follows a label and a colon
+        ("Source: the English rulebook…"), so it may start in lower case; `alone` gives it a
+        capital where it stands by itself."""
         # Translators: what stands between two sources named in a row (French: a no-break space before ;)
         separator = escape(self.gettext("; "))
-        return separator.join(self.source(key) for key in keys)
+        text = separator.join(self.source(key) for key in keys)
+        return capitalized(text) if alone else text
 
     def canonical_source(self) -> Markup:
         return self.source(self.rb.canonical_source)

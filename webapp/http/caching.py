@@ -48,7 +48,7 @@ from . import compression
 # served by these: a game adds none).
 PAGE_ENDPOINTS = frozenset({"site.home", "site.search", "site.developers", "site.offline",
                             "rules.rules", "rules.disagreements", "rules.search",
-                            "checker.checker"})
+                            "checker.checker", "finder.which", "aid.aid"})
 PAGE_MAX_AGE = 300  # seconds a browser or CDN may reuse a rules page without asking
 PAGE_CACHE_SIZE = 256  # pages kept per worker (about 50 KB each, 10 KB per compressed form)
 MAX_STATIC_FILE = 2 * 1024 * 1024  # bytes: our CSS and JS are a few KB

@@ -15,6 +15,7 @@ from werkzeug.http import parse_accept_header
 from werkzeug.routing import BaseConverter, ValidationError
 
 from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize_language
+from rulebook.sources import capitalized
 
 from ..games import GAMES
 from ..games.terms import language_name
@@ -140,6 +141,9 @@ def init_app(app: Flask) -> None:
         return response
 
     app.jinja_env.filters["isolate"] = isolate
+    # a source's description standing alone ("The English rulebook…"; it is written to follow
+    # a colon, rulebook/sources.py)
+    app.jinja_env.filters["capfirst"] = capitalized
     app.context_processor(lambda: _bound_gettext(get_translations()))
     app.jinja_env.globals.update(
         language_links=language_links,

@@ -35,7 +35,7 @@ DESCRIPTIONS = {
     "checker": N_("%(game)s: enter a finished round and get the official score, with the "
                   "rules that decide it."),
     "compare": N_("%(game)s: every ruleset or edition side by side, each value with its source."),
-    "ruling": N_("%(game)s, scored by Shinpan: %(verdict)s"),
+    "ruling": N_("A %(game)s round scored by Shinpan. %(verdict)s"),
     "developers": N_("The referee of this site's games (%(games)s) for programs: a JSON API "
                      "and a command line, with the rule behind every step of a ruling."),
 }

@@ -198,7 +198,7 @@ def test_edition_action_names_canonical_source_is_emperors4():
     rb = load_rulebook()
     assert rb.canonical_source == "rb-e4" and rb.sources["rb-e4"].about.startswith("The EmperorS4")
     text = rb.rules["edition.action-names"]
-    assert "follow the EmperorS4 rulebook (2016)" in text and "canonical rules follow" not in text
+    assert "follow the original EmperorS4 rulebook (2016)" in text and "Deep Water Games rulebook" not in text
 
 
 # -- editions added from reviews -------------------------------------------------------------

@@ -17,6 +17,7 @@ from rulebook.hanamikoji import load_rulebook
 from ..base import WebGame
 from . import options
 from .checker import checker
+from .finder import finder
 from .form import PARAMETERS
 from .options import LABELS, highlights, page_options
 from .terms import Terms
@@ -32,7 +33,9 @@ WEB = WebGame(
     labels=LABELS,
     checker=checker,
     helpers=options,
-    parameters=lambda rb: frozenset({"edition", "round_limit", "simultaneous_goal"}),
+    finder=finder,
+    aid=True,
+    parameters=lambda rb: frozenset({"edition", "round_limit", "simultaneous_goal", "house"}),
     checker_parameters=lambda rb: PARAMETERS,
     example={"game": "hanamikoji", "edition": "geekach", "variants": {"round_limit": True},
              "players": {"a": "Olena", "b": "Jonas"},

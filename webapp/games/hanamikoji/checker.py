@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulebook.hanamikoji.rules import first_player, supply
+from rulebook.hanamikoji.rules import first_player, supply, turn_order
 from rulebook.players import OTHER
 from rulebook.referee import referee
 
@@ -62,6 +62,7 @@ def checker(rb: Any, args: Mapping[str, str], lang: str) -> Redirect | dict[str,
                                       log_length=len(form.log)).items():
         field_errors.setdefault(key, []).extend(items)
     names = dict((ruling or {}).get("players") or _names(rb, form, lang))
+    said = said_names(names, lang)
     round_number = number(form.round) if form.round else 1
     return {
         "first_player": first_player(rb, round_number)
@@ -72,11 +73,11 @@ def checker(rb: Any, args: Mapping[str, str], lang: str) -> Redirect | dict[str,
         "ruling": ruling,
         "field_errors": field_errors,
         "names": names,  # as labels: headings, fields ("Player A", "Jugador A")
-        "said": said_names(names, lang),  # inside a sentence ("le joueur A")
+        "said": said,  # inside a sentence ("le joueur A")
         "page_args": {key: arg(args, key)  # as asked: the page's notices name a bad one
-                      for key in ("edition", "round_limit", "simultaneous_goal")},
+                      for key in ("edition", "round_limit", "simultaneous_goal", "house")},
         "board": board_view(rb, form, field_errors) if form.mode == "board" else None,
-        "log_view": log_view(rb, form, ruling, names, next_index, awaiting_take,
+        "log_view": log_view(rb, form, ruling, names, said, next_index, awaiting_take,
                              refused=next_answer is not None and not awaiting_take)
         if form.mode == "log" else None,
         "verdict": verdict(form, ruling, problems, waiting),
@@ -182,17 +183,24 @@ def board_view(rb: Any, form: Form, field_errors: Mapping[str, Any]) -> dict[str
 
 
 def log_view(rb: Any, form: Form, ruling: Mapping[str, Any] | None, names: Mapping[str, str],
-             next_index: int, awaiting_take: bool, refused: bool) -> dict[str, Any]:
-    """The logged actions and the controls for the next one, from what the referee said."""
+             said: Mapping[str, str], next_index: int, awaiting_take: bool,
+             refused: bool) -> dict[str, Any]:
+    """The logged actions and the controls for the next one, from what the referee said.
+    `names` are the labels ("Jugador A"), `said` the names inside a sentence ("el jugador A")."""
     rnd = ruling["rounds"][-1] if ruling else None
     progress = rnd.get("progress") if rnd else None
-    movers = rnd.get("movers", []) if rnd else []
+    if rnd is not None:
+        movers = rnd.get("movers", [])
+    else:  # a log the referee refuses: its actions still alternate from the round's first player
+        round_number = number(form.round) if form.round else 1
+        movers = (turn_order(rb, round_number, len(form.log))
+                  if isinstance(round_number, int) and round_number >= 1 else [])
     entries = []
     for k, token in enumerate(form.log):
         mover = movers[k] if k < len(movers) else None
         entries.append({"index": k, "token": token, "entry": parse_act(token),
                         "player": names[mover] if mover else "",
-                        "chooser": names[OTHER[mover]] if mover else ""})
+                        "chooser": said[OTHER[mover]] if mover else ""})
     editing = form.editing
     if editing is not None:  # whose action it was, when the log so far is valid
         mover = movers[editing] if editing < len(movers) else None

@@ -9,7 +9,7 @@ from flask_babel import gettext, lazy_gettext
 from markupsafe import Markup
 
 from ..terms import language_name
-from .options import LABELS
+from .options import round_limit_status
 from .terms import Terms
 
 ITEMS = "editions"  # the page's address: /<lang>/hanamikoji/editions
@@ -104,8 +104,7 @@ def cell(rb: Any, terms: Terms, edition_id: str, key: str) -> tuple[Any, Any, bo
         return e.first_player, str(FIRST_PLAYERS[e.first_player]), e.first_player == "unknown"
     if key == "round_limit":
         status = e.round_limit.status
-        return status, str(LABELS[("round_limit_status", status)]) % {
-            "rounds": rb.round_limit}, status == "unknown"
+        return status, round_limit_status(rb, edition_id), status == "unknown"
     if key == "tiebreak":
         chain = e.round_limit.tiebreak
         if e.round_limit.status in ("none", "unknown") or chain == ("unknown",):

@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from rulebook.i18n import N_
 
+from ..house_name import read_house
 from .options import FALSE, TRUE, page_options
 
 # The query of /<lang>/hanamikoji/score (every value capped in length):
@@ -39,7 +40,7 @@ MAX_NAME = 40
 MAX_ACTIONS = 9  # one more than a round has, so the referee can say why it is too many
 SLOTS = 4  # the most cards an action uses
 SAFE = ":,/-_.~"  # left unescaped in permalinks, for readable URLs
-STATE = ("mode", "na", "nb", "edition", "round_limit", "simultaneous_goal", "round", "fav",
+STATE = ("mode", "na", "nb", "house", "edition", "round_limit", "simultaneous_goal", "round", "fav",
          "a", "b", "removed", "act", "c", "do", "take", "at", "check")
 EVENTS = ("step", "mark", "pick", "unpick", "clear", "edit", "drop")
 PARAMETERS = frozenset(STATE + EVENTS + tuple(f"f{i}" for i in range(7)))
@@ -57,6 +58,7 @@ class Form:
 
     mode: str = "board"
     names: dict[str, str] = field(default_factory=lambda: {"a": "", "b": ""})
+    house: str = ""  # the name the table gives its settings
     edition: str = ""
     round_limit: str = ""
     simultaneous_goal: str = ""
@@ -124,6 +126,7 @@ def read_form(rb: Any, args: Any, lang: str) -> Form:
     elif mode:
         form.add_error("general", t.gettext(MESSAGES["mode"]).format(value=mode[:20]))
     form.names = {p: arg(args, f"n{p}") for p in ("a", "b")}
+    form.house = read_house(args)[0]
     for key in ("edition", "round_limit", "simultaneous_goal", "round", "removed", "do", "take",
                 "at"):
         setattr(form, key, arg(args, key))
@@ -330,6 +333,8 @@ def query(form: Form, **overrides: Any) -> list[tuple[str, str]]:
     for p in ("a", "b"):
         if form.names.get(p):
             items.append((f"n{p}", form.names[p]))
+    if form.house:
+        items.append(("house", form.house))
     for key in ("edition", "simultaneous_goal"):
         value = getattr(form, key)
         if value and value != form.defaults.get(key):

@@ -8,24 +8,27 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 
 from ..base import Options, short
+from ..house_name import read_house
 
 LABELS = {
     "round_limit": lazy_gettext("Three-round limit"),
     ("round_limit", "1"): lazy_gettext("End the game after round %(rounds)s at the latest"),
     ("round_limit", "0"): lazy_gettext("Play on until someone reaches a goal"),
-    # What an edition's book says about the limit (RoundLimitRule.status).
+    # What an edition's book says about the limit (RoundLimitRule.status), naming the
+    # edition: the sentence stands alone (a hint) and beside the edition's facts.
     ("round_limit_status", "normal"): lazy_gettext(
-        "In this edition the game ends after round %(rounds)s at the latest; playing on is the "
-        "option."),
+        "In the %(publisher)s edition the game ends after round %(rounds)s at the latest; "
+        "playing on is the option."),
     ("round_limit_status", "final"): lazy_gettext(
-        "In this edition the game ends after round %(rounds)s at the latest."),
+        "In the %(publisher)s edition the game ends after round %(rounds)s at the latest."),
     ("round_limit_status", "unknown"): lazy_gettext(
-        "Our sources do not settle whether this edition ends the game after round %(rounds)s."),
+        "Our sources do not settle whether the %(publisher)s edition ends the game after round "
+        "%(rounds)s."),
     ("round_limit_status", "optional"): lazy_gettext(
-        "This edition offers the limit as an optional rule."),
+        "The %(publisher)s edition offers the limit as an optional rule."),
     ("round_limit_status", "none"): lazy_gettext(
-        "This edition has no round limit: adding one is a house rule with no printed "
-        "tie-break."),
+        "The %(publisher)s edition has no round limit: adding one is a house rule with no "
+        "printed tie-break."),
     "simultaneous_goal": lazy_gettext("Clash reading"),
     ("simultaneous_goal", "charm"): lazy_gettext("Eleven charm points win (official)"),
     ("simultaneous_goal", "geishas"): lazy_gettext("Four geishas win (variant)"),
@@ -41,9 +44,13 @@ def page_options(rb: Any, args: Mapping[str, str]) -> Options:
         "edition": rb.default_edition,
         "round_limit": "",  # the edition's own rule
         "simultaneous_goal": rb.variant_default("simultaneous_goal"),
+        "house": "",  # the name the table gives these settings
     }
     values = dict(defaults)
     notices: list[str] = []
+    values["house"], house_notice = read_house(args)
+    if house_notice:
+        notices.append(house_notice)
 
     edition = args.get("edition", "").strip()
     if edition in rb.editions:
@@ -74,12 +81,21 @@ def page_options(rb: Any, args: Mapping[str, str]) -> Options:
     return Options(values, defaults, tuple(notices), {"round_limit_on": limit_on})
 
 
+def round_limit_status(rb: Any, edition_id: str) -> str:
+    """What the edition's book says about the three-round limit, as a sentence."""
+    edition = rb.editions[edition_id]
+    # the edition's name: its publisher's, except a box such as Jixia Academy
+    return str(LABELS[("round_limit_status", edition.round_limit.status)]) % {
+        "publisher": edition.name, "rounds": rb.round_limit}
+
+
 def round_limit_menu(rb: Any, edition_id: str) -> list[tuple[str, str]]:
     """(value, label) of the three-round limit's choices: the edition's own rule, on, off."""
     on = str(LABELS[("round_limit", "1")]) % {"rounds": rb.round_limit}
     off = str(LABELS[("round_limit", "0")])
     edition = rb.editions[edition_id]
-    own = gettext("As the %(publisher)s edition says: %(rule)s", publisher=edition.publisher,
+    # the edition's own rule first: a label never follows a colon mid-sentence
+    own = gettext("%(rule)s (as the %(publisher)s edition says)", publisher=edition.publisher,
                   rule=on if rb.round_limit_default(edition_id) else off)
     return [("", own), ("1", on), ("0", off)]
 

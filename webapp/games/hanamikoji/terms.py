@@ -15,7 +15,7 @@ from ..terms import GameTerms, KeepMissing, PrintedName, fill, language_name
 # How a fact was read (`basis` in the rulebook YAML), as the pages say it.
 BASIS_LABELS = {
     "printed": N_("printed in the book"),
-    "reported": N_("as reviews and summaries report it"),
+    "reported": N_("second-hand, not read in the book"),
     "inferred": N_("inferred"),
     "guide": N_("a guide's terms, not checked against the book"),
     "unknown": N_("in none of the sources we could read"),

@@ -15,6 +15,7 @@ from rulebook.koikoi import load_rulebook
 from ..base import WebGame
 from . import options
 from .checker import checker
+from .finder import finder
 from .form import EVENTS, STATE_FIELDS
 from .options import OPTION_LABELS, koikoi_highlights, koikoi_options
 from .terms import KoikoiTerms
@@ -33,8 +34,10 @@ WEB = WebGame(
     labels=OPTION_LABELS,
     checker=checker,
     helpers=options,
-    parameters=lambda rb: frozenset({"ruleset", *rb.options}),
-    checker_parameters=lambda rb: frozenset({*STATE_FIELDS, *EVENTS, *rb.options}),
+    finder=finder,
+    aid=True,
+    parameters=lambda rb: frozenset({"ruleset", "house", *rb.options}),
+    checker_parameters=lambda rb: frozenset({*STATE_FIELDS, *EVENTS, "house", *rb.options}),
     example={"game": "koikoi", "ruleset": "nintendo",
              "rounds": [{"winner": "a", "captured": {"a": [0, 2, 8, 10, 28, 30]},
                          "koikoi": {"a": 0, "b": 1}}]},

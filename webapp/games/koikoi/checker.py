@@ -68,12 +68,13 @@ def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
         "highlight": highlight,
         "request_json": req,
         "table": state.table,
-        "page_args": {"ruleset": state.table.ruleset,
+        "page_args": {"ruleset": state.table.ruleset, "house": state.table.house,
                       **{k: encode(v) for k, v in state.table.overrides.items()}},
         "permalink_query": permalink(state) if asked else None,
         "next_query": next_round(rb, state, ruling) if valid else None,
         "clear_query": "&".join(f"{k}={quote(v, safe=',')}" for k, v in state.query.items()
-                                if k in MATCH_FIELDS or k == "ruleset" or k in rb.options),
+                                if k in MATCH_FIELDS or k in ("ruleset", "house")
+                                or k in rb.options),
         "field_errors": {k: " ".join(v) for k, v in state.errors.items()},
         "error_count": sum(len(v) for v in state.errors.values()),
         "notices": [],  # option errors are shown next to their fields here

@@ -54,6 +54,8 @@ class State:
         out["ruleset"] = self.table.ruleset
         for key, value in self.table.overrides.items():
             out[key] = encode(value)
+        if self.table.house:
+            out["house"] = self.table.house
         return out
 
 
@@ -201,6 +203,8 @@ def next_round(rb: Any, state: State, ruling: dict[str, Any]) -> str | None:
     query = {k: v for k, v in match.items() if v}
     query.update({"winner": "a", "ka": "0", "kb": "0", "ruleset": state.table.ruleset})
     query.update({key: encode(value) for key, value in state.table.overrides.items()})
+    if state.table.house:
+        query["house"] = state.table.house
     return "&".join(f"{k}={quote(v, safe=',')}" for k, v in query.items())
 
 

@@ -12,6 +12,7 @@ from flask_babel import gettext, lazy_gettext, ngettext
 from rulebook.i18n import N_
 
 from ..base import Options, short
+from ..house_name import read_house
 from .terms import KoikoiTerms
 
 MAX_VALUE = 40  # characters of a query value we look at (longer ones are refused)
@@ -132,6 +133,8 @@ class Table:
     overrides: dict[str, Any]  # option -> typed value, only the valid ones that were set
     errors: dict[str, str]  # field name -> translated message
     effective: dict[str, Any]  # every option, after ruleset defaults and overrides
+    house: str = ""  # the name the table gives these settings (house=)
+    house_notice: str | None = None  # why the name was shortened
 
 
 def parse_table(rb: Any, args: Mapping[str, str]) -> Table:
@@ -159,18 +162,21 @@ def parse_table(rb: Any, args: Mapping[str, str]) -> Table:
                 "“%(value)s” is not a value of “%(option)s”; the ruleset's value applies.",
                 value=short(value), option=OPTION_LABELS[key],
             )
-    return Table(ruleset, raw, overrides, errors, rb.effective_options(ruleset, overrides))
+    house, house_notice = read_house(args)
+    return Table(ruleset, raw, overrides, errors, rb.effective_options(ruleset, overrides),
+                 house, house_notice)
 
 
 def koikoi_options(rb: Any, args: Mapping[str, str]) -> Any:
     """The rules page options: ruleset=<id> and the table options; bad values -> notices."""
     table = parse_table(rb, args)
-    values = {"ruleset": table.ruleset}
-    defaults = {"ruleset": rb.default_ruleset}
+    values = {"ruleset": table.ruleset, "house": table.house}
+    defaults = {"ruleset": rb.default_ruleset, "house": ""}
     for key in rb.options:
         values[key] = encode(table.overrides[key]) if key in table.overrides else ""
         defaults[key] = ""
-    return Options(values, defaults, tuple(table.errors.values()), {"table": table})
+    notices = (*table.errors.values(), *filter(None, [table.house_notice]))
+    return Options(values, defaults, notices, {"table": table})
 
 
 def koikoi_highlights(rb: Any, options: Any) -> dict[str, Any]:

@@ -1,0 +1,247 @@
+"""Koi-Koi's side of the finder (webapp/pages/finder.py): the rulesets, and one question per
+fact the rulebook compares: a yaku's points (`yaku.<id>`) or a table option (`option.<id>`).
+
+Nothing here names a ruleset: values come from the rulebook, so a new ruleset (or a new
+value) is asked about without code. An option's answer that differs from the ruleset
+becomes that option; a yaku "not played" becomes the option that switches it off.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext, ngettext
+
+from rulebook.koikoi import referee
+
+from ..finding import UNKNOWN, Answer, Candidate, Question
+from .options import OPTION_LABELS, encode, option_label
+from .terms import KoikoiTerms
+
+NOT_PLAYED = "none"  # a yaku's value where the ruleset does not have it (its query token)
+EXTRA = ".extra"  # after a yaku's key: its question about points for extra cards
+# Bases of a fact (Rulebook.provenance) that say no source documents it.
+UNDOCUMENTED = frozenset({"unknown"})
+
+# The questions about options, as a player would ask them (an option without one is
+# asked with its name).
+QUESTIONS = {
+    "viewings": lazy_gettext("Do Flower Viewing and Moon Viewing score at your table?"),
+    "flower_viewing": lazy_gettext("Do you play Flower Viewing?"),
+    "moon_viewing": lazy_gettext("Do you play Moon Viewing?"),
+    "rain_man_spoils_viewings": lazy_gettext("Does the rain man spoil the viewings?"),
+    "lightning_spoils_viewings": lazy_gettext("Does the lightning spoil the viewings?"),
+    "sake_cup_as_plain": lazy_gettext("Does the sake cup also count as a plain?"),
+    "tsukifuda": lazy_gettext("Do you play Cards of the Month?"),
+    "seven_point_double": lazy_gettext("Is a score of 7 points or more doubled?"),
+    "koikoi_multiplier": lazy_gettext("What does a koi-koi call do?"),
+    "double_cap": lazy_gettext("How far can the multipliers go?"),
+    "hand_yaku": lazy_gettext("Does a dealt hand of four cards of a month, or of four pairs, "
+                              "win the round?"),
+    "rounds": lazy_gettext("How many rounds make a match?"),
+    "koikoi_limit": lazy_gettext("How often may a player call koi-koi in one round?"),
+    "dealer_rotation": lazy_gettext("Who deals the next round?"),
+    "draw_dealer": lazy_gettext("Who deals after a round that nobody won?"),
+    "draw_dealer_points": lazy_gettext("What does the dealer score when the cards run out "
+                                       "and nobody won?"),
+    "field_multiplier": lazy_gettext("Do the brights dealt to the field multiply the score?"),
+    "lucky_hands": lazy_gettext("What does a dealt hand of four cards of a month, or of four "
+                                "pairs, do?"),
+    "both_lucky_hands": lazy_gettext("What happens when both players are dealt such a hand?"),
+    "lucky_hands_stack": lazy_gettext("Does a hand with both Four of a Month and Four Pairs "
+                                      "score both?"),
+    "koikoi_minimum": lazy_gettext("How many points must your yaku be worth before you may "
+                                   "call koi-koi?"),
+    "match_target": lazy_gettext("Is a match played to a number of points?"),
+    "start_points": lazy_gettext("How many points does each player start with?"),
+    "zero_sum": lazy_gettext("Does the winner of a round take the points from the other "
+                             "player?"),
+    "end_at_zero": lazy_gettext("Does the match end when a player's total falls to 0?"),
+}
+# Options whose numbers are points (the rest count rounds, calls or a factor).
+POINTS = frozenset({"draw_dealer_points", "koikoi_minimum", "match_target", "start_points"})
+# Answers that read better after their question than the option's menu label.
+ANSWERS = {
+    ("koikoi_multiplier", "opponent_called"): lazy_gettext(
+        "The winner's score doubles if the other player had called"),
+    ("koikoi_multiplier", "winner_called"): lazy_gettext(
+        "The winner's score doubles if the winner had called"),
+    ("koikoi_multiplier", "per_call"): lazy_gettext(
+        "The score is multiplied by the number of calls plus one"),
+    ("koikoi_multiplier", "anyone_called"): lazy_gettext(
+        "The winner's score doubles if either player had called"),
+    ("koikoi_multiplier", "none"): lazy_gettext("Nothing: the score is not doubled"),
+    ("sake_cup_as_plain", "choose"): lazy_gettext("As an animal or a plain, whichever scores more"),
+    ("field_multiplier", "none"): lazy_gettext("No"),
+    ("field_multiplier", "brights"): lazy_gettext("Yes: times the number of those brights"),
+    ("field_multiplier", "brights_plus_one"): lazy_gettext(
+        "Yes: times the number of those brights plus one"),
+    ("lucky_hands", "win"): lazy_gettext("It wins the round at once"),
+    ("lucky_hands", "misdeal"): lazy_gettext("Nobody scores, and the cards are dealt again"),
+    ("both_lucky_hands", "draw"): lazy_gettext("The round is a draw"),
+    ("both_lucky_hands", "play_on"): lazy_gettext("Both hands are ignored and play goes on"),
+    ("rounds", None): lazy_gettext("No set number: the match is played to a score"),
+    ("match_target", None): lazy_gettext("No: a set number of rounds"),
+    ("koikoi_minimum", None): lazy_gettext("No minimum"),
+}
+
+
+class KoikoiFinder:
+    learned_question = lazy_gettext("Where did you learn to play?")
+    learned_hint = lazy_gettext("The app, game, website or rules leaflet your table follows.")
+    lead = lazy_gettext("Koi-Koi has no single official rulebook, and tables score it "
+                        "differently. Say where you learned, or answer a few questions, and "
+                        "the referee uses your rules.")
+
+    def __init__(self, rb: Any, lang: str):
+        self.rb = rb
+        self.lang = lang
+
+    def compared(self) -> list[str]:
+        """The rulebook's compared facts this finder can ask about, in its order."""
+        rb = self.rb
+        compared = getattr(rb, "compared", None)
+        keys = compared() if callable(compared) else [
+            *(f"yaku.{y.id}" for y in rb.yaku), *(f"option.{key}" for key in rb.options)]
+        return [key for key in keys if self._known(key)]
+
+    def keys(self) -> list[str]:
+        """The questions' keys: a yaku's points, and whether it grows with extra cards."""
+        out = []
+        for key in self.compared():
+            out.append(key)
+            kind, _, name = key.partition(".")
+            if kind == "yaku" and self.rb.yaku_by_id[name].extra:
+                out.append(key + EXTRA)
+        return out
+
+    def _known(self, key: str) -> bool:
+        kind, _, name = key.partition(".")
+        return (kind == "yaku" and name in self.rb.yaku_by_id) or (
+            kind == "option" and name in self.rb.options)
+
+    @cached_property
+    def terms(self) -> KoikoiTerms:
+        return KoikoiTerms(self.rb, self.lang)
+
+    def candidates(self) -> list[Candidate]:
+        return [Candidate(r.id, r.name, self.terms.sources(r.sources))
+                for r in self.rb.rulesets.values()]
+
+    def questions(self) -> list[Question]:
+        out = []
+        for key in self.compared():
+            kind, _, name = key.partition(".")
+            if kind == "yaku":
+                out.append(self._points(key, name))
+                if self.rb.yaku_by_id[name].extra:
+                    out.append(self._extra(key, name))
+            else:
+                out.append(self._option(key, name))
+        return out
+
+    def _documented(self, ruleset: str, key: str) -> bool:
+        provenance = getattr(self.rb, "provenance", None)
+        if not callable(provenance):
+            return True
+        return provenance(ruleset, key).basis not in UNDOCUMENTED
+
+    # -- a yaku's points, and its extra points -------------------------------------------
+    def _values(self, key: str, yaku_id: str) -> dict[str, Any]:
+        """Each ruleset's value of a yaku: NOT_PLAYED, UNKNOWN or its YakuValue."""
+        values: dict[str, Any] = {}
+        for r in self.rb.rulesets:
+            value = self.rb.table_value(r, yaku_id)
+            if value is None:
+                values[r] = NOT_PLAYED
+            elif value.points is None or not self._documented(r, key):
+                values[r] = UNKNOWN
+            else:
+                values[r] = value
+        return values
+
+    def _points(self, key: str, yaku_id: str) -> Question:
+        rb, terms = self.rb, self.terms
+        values = {r: v.points if hasattr(v, "points") else v
+                  for r, v in self._values(key, yaku_id).items()}
+        known = {v for v in values.values() if v is not UNKNOWN}
+        answers = [Answer(str(p), p, ngettext("%(num)s point", "%(num)s points", p))
+                   for p in sorted(v for v in known if v != NOT_PLAYED)]
+        if NOT_PLAYED in known:
+            answers.append(Answer(NOT_PLAYED, NOT_PLAYED, gettext("Not played")))
+        switches = rb.switches.get(yaku_id, ())
+
+        def settle(candidate: str, answer: Answer) -> dict[str, Any] | None:
+            if answer.value == NOT_PLAYED and switches:  # the option that switches it off
+                return {option: False for option in switches}
+            return None
+
+        return Question(key, gettext("How many points is %(yaku)s worth?",
+                                     yaku=terms.yaku(yaku_id)),
+                        tuple(answers), values, hint=terms.needs(rb.yaku_by_id[yaku_id]),
+                        settle=settle)
+
+    def _extra(self, key: str, yaku_id: str) -> Question:
+        values = {r: v.extra if hasattr(v, "extra") else UNKNOWN
+                  for r, v in self._values(key, yaku_id).items()}
+        answers = (Answer("1", True, gettext("Yes")), Answer("0", False, gettext("No")))
+        return Question(key + EXTRA, gettext(
+            "Does %(yaku)s score a point more for each card beyond the ones it needs?",
+            yaku=self.terms.yaku(yaku_id)), answers, values)
+
+    # -- a table option -------------------------------------------------------------------
+    def _option(self, key: str, option: str) -> Question:
+        rb = self.rb
+        spec = rb.options[option]
+        values = {r: rb.effective_options(r)[option] if self._documented(r, key) else UNKNOWN
+                  for r in rb.rulesets}
+        if spec.choices is not None:
+            offered = list(spec.choices) + ([None] if spec.nullable else [])
+        else:  # a number: the values the rulesets use, no limit last
+            used = {v for v in values.values() if v is not UNKNOWN}
+            offered = sorted(v for v in used if v is not None) + (
+                [None] if None in used else [])
+        answers = tuple(Answer(encode(v), v, str(ANSWERS.get((option, v)) or
+                                                  _option_answer(option, v)))
+                        for v in offered)
+        text = QUESTIONS.get(option)
+        if text is None:
+            label = OPTION_LABELS.get(option) or spec.label
+            text = (gettext("Do you play “%(option)s”?", option=label)
+                    if set(spec.choices or ()) == {True, False}
+                    else gettext("“%(option)s”: how does your table play it?", option=label))
+
+        def settle(candidate: str, answer: Answer) -> dict[str, Any]:
+            return {option: answer.value}
+
+        return Question(key, str(text), answers, values, settle=settle)
+
+    # -- what the finder's answers set ------------------------------------------------------
+    def refused(self, candidate: str, settings: dict[str, Any]) -> set[str]:
+        """Ask the referee about a round with these options: the ones it refuses."""
+        answer = referee({"game": "koikoi", "ruleset": candidate, "options": settings,
+                          "rounds": [{"winner": None, "koikoi": {"a": 0, "b": 0}}]},
+                         self.lang, self.rb)
+        refused = set()
+        for error in answer.get("errors", ()):
+            parts = error["path"].strip("/").split("/")
+            if parts[0] == "options" and len(parts) > 1 and parts[1] in settings:
+                refused.add(parts[1])
+        return refused
+
+    def query(self, candidate: str, settings: dict[str, Any]) -> dict[str, str]:
+        return {"ruleset": candidate, **{key: encode(v) for key, v in settings.items()}}
+
+
+def _option_answer(option: str, value: Any) -> str:
+    if value is True:
+        return gettext("Yes")
+    if value is False:
+        return gettext("No")
+    if option in POINTS and isinstance(value, int):
+        return ngettext("%(num)s point", "%(num)s points", value)
+    return option_label(option, value)
+
+
+def finder(rb: Any, lang: str) -> KoikoiFinder:
+    return KoikoiFinder(rb, lang)
