@@ -31,6 +31,7 @@ MSG_YAKU = Np_(
 MSG_DROPPED_BEST = N_("{yaku} is also complete, but only the best yaku of its group scores.")
 MSG_DROPPED_SPOILED = N_("{yaku} does not count: {cards} is in the pile.")
 MSG_DROPPED_ALONE = N_("{yaku} does not count on its own at this table.")
+MSG_SCORE_TOGETHER = N_("With the option “{option}”, {yaku} score together.")
 MSG_SEVEN = Np_(
         "A base score of {threshold} point or more is multiplied by {factor}.",
         "A base score of {threshold} points or more is multiplied by {factor}.",
@@ -117,7 +118,7 @@ class Explainer(Words):
             if rnd["winner"] is None:
                 ruling = self.draw_ruling(rnd, dealer, options, explanation)
             else:
-                ruling = self.won_ruling(rnd, options, explanation)
+                ruling = self.won_ruling(rnd, options, explanation, ruleset)
             self.zero_sum(ruling, options, explanation)
             for p in PLAYERS:
                 totals[p] += ruling["score"][p]
@@ -222,7 +223,7 @@ class Explainer(Words):
         return {"yaku": [], "base": 0, "multipliers": [], "multiplier": 1, "capped": False,
                 "score": score}
 
-    def won_ruling(self, rnd: dict, options: dict, explanation: list) -> dict:
+    def won_ruling(self, rnd: dict, options: dict, explanation: list, ruleset: str) -> dict:
         rb = self.rb
         winner = rnd["winner"]
         loser = OTHER[winner]
@@ -234,6 +235,7 @@ class Explainer(Words):
             explanation.append({"rule": s.yaku.rule, "message": self.n(
                 MSG_YAKU, s.points, player=self.names[winner],
                 yaku=self.yaku_name(s.yaku.id), points=s.points)})
+        explanation.extend(self.together_steps(won, options, ruleset))
         for d in won.dropped:
             explanation.append(self.dropped_step(d))
         base = won.base
@@ -266,6 +268,22 @@ class Explainer(Words):
             MSG_ROUND_SCORE, score[winner], player=self.names[winner], score=score[winner])})
         return {"yaku": self.yaku_entries(won), "base": base, "multipliers": mults,
                 "multiplier": total_factor, "capped": capped, "score": score}
+
+    def together_steps(self, won: Any, options: dict, ruleset: str) -> list[dict[str, str]]:
+        """An option switched on that lets yaku of one group score together, where they did
+        and the ruleset alone would not have let them (options.older-yaku, ...)."""
+        rb = self.rb
+        scored = {s.yaku.id for s in won.scored}
+        own = rb.rulesets[ruleset].stacks
+        steps = []
+        for spec in rb.options.values():
+            if not spec.stacks or options.get(spec.id) is not True:
+                continue
+            together = {y for pair in spec.stacks if pair <= scored and pair not in own for y in pair}
+            if together:
+                steps.append(self.step(spec.rule, MSG_SCORE_TOGETHER, option=self.t.gettext(spec.label),
+                                       yaku=self.yaku_names(y.id for y in rb.yaku if y.id in together)))
+        return steps
 
     def dropped_step(self, d: Dropped) -> dict[str, str]:
         """Why a complete yaku does not score."""

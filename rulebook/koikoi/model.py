@@ -105,6 +105,14 @@ class OptionSpec:
     concerns: tuple[str, ...] = ()  # the yaku it is about (none: every ruleset)
     inapplicable: Any = None  # its value where none of those yaku are played
     stacks: tuple[frozenset[str], ...] = ()  # yaku that score together while it is on
+    fixed: tuple[str, ...] = ()  # yaku that earn no extra points while it is on
+    drops: tuple[str, ...] = ()  # yaku that are not played while it is on
+    idle: tuple[Any, ...] = ()  # values at which it adds no rule (lists of rules leave it out)
+
+    def is_idle(self, value: Any) -> bool:
+        """Whether the value adds no rule to the game (`idle`, say no match target): a list
+        of the options in force leaves it out unless a table chose it."""
+        return any(type(value) is type(v) and value == v for v in self.idle)
 
     def accepts(self, value: Any) -> bool:
         if value is None:
@@ -269,10 +277,25 @@ class Rulebook:
         return value
 
     def yaku_off(self, yaku: Yaku, options: dict[str, Any]) -> bool:
-        """Whether the table's options switch the yaku off (options.viewings, the switches)."""
+        """Whether the table's options switch the yaku off (options.viewings, the switches,
+        an option on that `drops` it)."""
         if yaku.viewing and options["viewings"] == "off":
             return True
-        return any(options[key] is False for key in self.switches.get(yaku.id, ()))
+        return any(options[key] is False for key in self.switches.get(yaku.id, ())) or any(
+            options[spec.id] is True and yaku.id in spec.drops for spec in self.options.values())
+
+    def stacks_at(self, ruleset: str, options: dict[str, Any]) -> tuple[frozenset[str], ...]:
+        """The pairs of yaku that score together at this table: the ruleset's, and those of
+        the options switched on (options.lucky-hands-stack, options.older-yaku)."""
+        return self.rulesets[ruleset].stacks + tuple(
+            pair for spec in self.options.values() if spec.stacks and options.get(spec.id) is True
+            for pair in spec.stacks)
+
+    def earns_extra(self, yaku_id: str, value: YakuValue, options: dict[str, Any]) -> bool:
+        """Whether the yaku earns extra points for extra cards at this table: its value says
+        so, and no option on makes it `fixed` (options.older-yaku)."""
+        return value.extra and not any(options[spec.id] is True and yaku_id in spec.fixed
+                                       for spec in self.options.values())
 
 
 def _known_key(rb: Rulebook, kind: str, name: str) -> bool:
@@ -473,9 +496,18 @@ def _check_option_refs(
         problems.append((where, "an option about some yaku says its value where they are missing"))
     if "inapplicable" in spec and not _spec(key, spec).accepts(spec["inapplicable"]):
         problems.append((f"{where}.inapplicable", "not one of the allowed values"))
+    for value in spec.get("idle", []):
+        if not _spec(key, spec).accepts(value):
+            problems.append((f"{where}.idle", f"{value!r} is not one of the allowed values"))
     switches = spec.get("switches", [])
-    if (switches or "spoils_viewings" in spec) and set(spec.get("choices", [])) != {True, False}:
-        problems.append((where, "only a true/false option can switch yaku or spoil viewings"))
+    if (switches or "spoils_viewings" in spec or "stacks" in spec or "fixed" in spec
+            or "drops" in spec) and set(spec.get("choices", [])) != {True, False}:
+        reason = "only a true/false option can switch, stack, fix or drop yaku, or spoil viewings"
+        problems.append((where, reason))
+    for part in ("fixed", "drops"):
+        for yaku_id in spec.get(part, []):
+            if yaku_id not in yaku_group:
+                problems.append((f"{where}.{part}", f"no yaku {yaku_id!r}"))
     for yaku_id in switches:
         if yaku_id not in yaku_group:
             problems.append((f"{where}.switches", f"no yaku {yaku_id!r}"))
@@ -507,6 +539,9 @@ def _spec(key: str, spec: dict[str, Any], by_slug: dict[str, int] | None = None)
         concerns=tuple(spec.get("concerns", spec.get("switches", ()))),
         inapplicable=spec.get("inapplicable"),
         stacks=tuple(frozenset(pair) for pair in spec.get("stacks", ())),
+        fixed=tuple(spec.get("fixed", ())),
+        drops=tuple(spec.get("drops", ())),
+        idle=tuple(spec.get("idle", ())),
     )
 
 

@@ -73,7 +73,6 @@ class _Compiled:
 class Scorer:
     def __init__(self, rb: Rulebook, ruleset: str, options: dict[str, Any]):
         self.rb = rb
-        rs = rb.rulesets[ruleset]
         self.viewings = options["viewings"]
         # The options switched on whose cards spoil the viewings.
         self.spoilers = tuple(
@@ -87,14 +86,13 @@ class Scorer:
             value = rb.table_value(ruleset, y.id)
             if value is None or rb.yaku_off(y, options):
                 continue
-            active.append((y, value.points, value.extra))
+            active.append((y, value.points, rb.earns_extra(y.id, value, options)))
         self.uses_month = any(y.match == "round_month" for y, _, _ in active)
         self.variants = [
             self._compile(active, masks) for masks in self._kind_variants(options["sake_cup_as_plain"])
         ]
         # Per group: the combinations of yaku allowed to score together, best first tried.
-        stacks = rs.stacks + tuple(pair for spec in rb.options.values() if spec.stacks
-                                   and options[spec.id] is True for pair in spec.stacks)
+        stacks = rb.stacks_at(ruleset, options)
         self.groups: list[tuple[str, tuple[int, ...], tuple[frozenset[int], ...] | None]] = []
         for group, stacking in rb.groups.items():
             members = tuple(i for i, (y, _, _) in enumerate(active) if y.group == group)

@@ -38,7 +38,9 @@ def test_koikoi_aid_has_the_rulesets_points(client, lang, ruleset):
         else:
             assert shown[yaku.id] == str(value.points), yaku.id
     # the options in force, less those about yaku the ruleset lacks (options.not-in-ruleset)
-    assert len(re.findall(r'data-option="', html)) == len([o for o in rb.options if rb.applies(ruleset, o)])
+    # and those at a value that adds no rule
+    assert len(re.findall(r'data-option="', html)) == len(
+        [o for o, spec in rb.options.items() if rb.applies(ruleset, o) and not spec.is_idle(options[o])])
     assert rb.rulesets[ruleset].name in html and 'id="aid-house">Oma<' in html
     link = aid_link(html)
     assert urlsplit(link).path == f"/{lang}/koikoi/score"

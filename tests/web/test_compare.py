@@ -174,3 +174,28 @@ def test_edition_action_names_and_footer_agree(client, lang):
     assert "EmperorS4" in footer
     start = html.index('id="edition.action-names"')
     assert "EmperorS4" in html[start:start + 2000]  # the rule's text follows its anchor
+
+
+# -- options.older-yaku and idle options on the pages ---------------------------------------------
+@pytest.mark.rule("koikoi", "options.older-yaku")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_options_older_yaku_on_the_rules_page_and_the_aid(client, lang):
+    """With FudaWiki's older yaku, Poetry and Blue Ribbons is off, the ribbons score together,
+    and the aid lists what scores together and that the table chose the option."""
+    html = html_of(client.get(f"/{lang}/koikoi/?ruleset=fudawiki&older_yaku=1"))
+    assert '<tr id="yaku-row-akatan_aotan" class="is-off"' in html
+    assert '<tr id="yaku-row-akatan" class=""' in html
+    aid = html_of(client.get(f"/{lang}/koikoi/aid?ruleset=fudawiki&older_yaku=1"))
+    together = aid[aid.index('id="aid-together"'):]
+    assert "Ino-shika-cho + Tane" in together and "Akatan, Aotan + Tan" in together
+    assert 'is-changed" data-option="older_yaku"' in aid
+    plain = html_of(client.get(f"/{lang}/koikoi/aid?ruleset=nintendo"))
+    assert 'id="aid-together"' not in plain
+
+
+@pytest.mark.parametrize("query, shown", [("ruleset=nintendo", False), ("ruleset=nintendo&match_target=50", True),
+                                          ("ruleset=bga", True), ("ruleset=gamedesign", True)])
+def test_options_in_force_leave_out_what_adds_no_rule(client, query, shown):
+    """A match target, a start total and zero-sum are listed where they are rules, not at 'none'."""
+    html = html_of(client.get(f"/en/koikoi/aid?{query}"))
+    assert ('data-option="match_target"' in html or 'data-option="start_points"' in html) is shown

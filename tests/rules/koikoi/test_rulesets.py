@@ -526,3 +526,35 @@ def test_disagree_match_scoring_matches_the_data(ruleset):
 def test_faq_which_rules_points_to_the_comparison():
     entry = next(e for e in RB.faq if e["id"] == "faq.which-rules")
     assert "ruleset.compare" in entry["rules"] and "comparison page" in RB.rules["faq.which-rules"]
+
+
+# -- FudaWiki's older yaku --------------------------------------------------------------------
+@pytest.mark.rule("koikoi", "options.older-yaku")
+def test_options_older_yaku_ribbons():
+    """options.older-yaku: six ribbons score Poetry 5 + Blue 5 + Ribbons 2 = 12 (x2 = 24);
+    without it FudaWiki scores Poetry and Blue Ribbons alone, 10 (x2 = 20)."""
+    rnd = {"winner": "a", "captured": {"a": pad(RIBBONS6)}}
+    older = first_round(referee(request([rnd], ruleset="fudawiki", options={"older_yaku": True})))
+    assert {y["id"]: y["points"] for y in older["yaku"]} == {"akatan": 5, "aotan": 5, "tan": 2}
+    assert older["score"]["a"] == 24
+    assert "With the option “FudaWiki's older yaku”, Poetry Ribbons, Blue Ribbons, and Ribbons score together." in messages(older)
+    modern = first_round(referee(request([rnd], ruleset="fudawiki")))
+    assert {y["id"]: y["points"] for y in modern["yaku"]} == {"akatan_aotan": 10}
+    assert modern["score"]["a"] == 20
+
+
+@pytest.mark.rule("koikoi", "options.older-yaku")
+def test_options_older_yaku_animals_have_no_extra_points():
+    """options.older-yaku: Boar, Deer and Butterflies stays at 5 and adds to Animals."""
+    five = [20, 24, 36, 4, 12]  # boar, deer, butterflies and two more animals
+    older = {"older_yaku": True}
+    assert ids(score_pile(five, "fudawiki", older)) == {"inoshikacho": 5, "tane": 1}
+    assert ids(score_pile(five, "fudawiki")) == {"inoshikacho": 7}
+    # Hanafuda Flash's own table already scores this way: the option changes nothing there.
+    assert ids(score_pile(five, "gamedesign", older)) == ids(score_pile(five, "gamedesign"))
+    assert ids(score_pile(RIBBONS6, "yakuza", older)) == ids(score_pile(RIBBONS6, "yakuza"))
+    for ruleset in ("gamedesign", "yakuza"):
+        read = RB.provenance(ruleset, "option.older_yaku")
+        assert (read.basis, read.note) == ("inferred", "own-table-older")
+    assert RB.provenance("fudawiki", "option.older_yaku").basis == "printed"
+    assert RB.provenance("bga", "option.older_yaku").basis == "unknown"

@@ -22,6 +22,7 @@ ITEM_PARAMETER = "ruleset"  # the rules page's option that selects one
 
 # Rows in groups, in page order; an option not listed here is shown under "Other options".
 GROUPS = (
+    ("older", lazy_gettext("Animal and ribbon yaku"), ("older_yaku",)),
     ("scoring", lazy_gettext("Multipliers and calls"),
      ("koikoi_multiplier", "seven_point_double", "field_multiplier", "double_cap",
       "koikoi_limit", "koikoi_minimum")),

@@ -26,6 +26,7 @@ OPTION_LABELS = {
     "lightning_spoils_viewings": lazy_gettext("Lightning spoils the viewings"),
     "sake_cup_as_plain": lazy_gettext("Sake cup as a plain"),
     "tsukifuda": lazy_gettext("Cards of the Month"),
+    "older_yaku": lazy_gettext("FudaWiki's older yaku"),
     "seven_point_double": lazy_gettext("Seven-point double"),
     "koikoi_multiplier": lazy_gettext("Koi-koi double"),
     "field_multiplier": lazy_gettext("Brights on the field"),
@@ -192,6 +193,7 @@ def koikoi_highlights(rb: Any, options: Any) -> dict[str, Any]:
 def yaku_rows(rb: Any, terms: KoikoiTerms, ruleset_id: str, options: dict[str, Any]) -> list[dict]:
     """The yaku table of a ruleset under the table options (what the page shows)."""
     ruleset = rb.rulesets[ruleset_id]
+    stacks = rb.stacks_at(ruleset_id, options)
     rows = []
     for y in rb.yaku:
         value = rb.table_value(ruleset_id, y.id)
@@ -207,13 +209,26 @@ def yaku_rows(rb: Any, terms: KoikoiTerms, ruleset_id: str, options: dict[str, A
             "name": terms.yaku(y.id),
             "needs": terms.needs(y),
             "points": value.points if value else None,
-            "extra": bool(value and value.extra and y.extra),
+            "extra": bool(value and y.extra and rb.earns_extra(y.id, value, options)),
             "extra_kind": terms.kind_name(y.extra) if y.extra else "",
             "group": terms.group(y.group),
-            "stacking": terms.stacking(ruleset, y),
+            "stacking": terms.stacking(ruleset, y, stacks),
             "off": off,
         })
     return rows
+
+
+def together_pairs(rb: Any, ruleset_id: str, options: dict[str, Any]) -> list[tuple[list[Any], Any]]:
+    """The yaku of one group that score together at this table (the ruleset's pairs and those
+    of the options on, Rulebook.stacks_at), grouped by the yaku listed later in each pair:
+    [([Akatan, Aotan], Tan), ...], in the yaku's order."""
+    order = {y.id: n for n, y in enumerate(rb.yaku)}
+    partners: dict[str, set[str]] = {}
+    for pair in rb.stacks_at(ruleset_id, options):
+        first, later = sorted(pair, key=order.get)
+        partners.setdefault(later, set()).add(first)
+    return [([rb.yaku_by_id[y] for y in sorted(firsts, key=order.get)], rb.yaku_by_id[later])
+            for later, firsts in sorted(partners.items(), key=lambda item: min(order[y] for y in item[1]))]
 
 
 # Presets offered in the option menus (query values); a valid value typed into the URL
@@ -258,11 +273,15 @@ def option_choices(rb: Any, option: str, current: str = "") -> list[tuple[str, s
 
 
 def options_in_force(rb: Any, table: Table) -> list[dict[str, Any]]:
-    """Every option with its value at this table and whether the table changed it."""
+    """Every option with its value at this table and whether the table changed it; an option
+    about yaku the ruleset lacks is not in force (options.not-in-ruleset), and one at a value
+    that adds no rule (its `idle` value, say no match target) is left out unless chosen here."""
     ruleset_defaults = rb.effective_options(table.ruleset)
-    return [
-        {"id": key, "rule": spec.rule, "label": OPTION_LABELS[key],
-         "value": option_label(key, table.effective[key]),
-         "changed": key in table.overrides and table.overrides[key] != ruleset_defaults[key]}
-        for key, spec in rb.options.items() if rb.applies(table.ruleset, key)
-    ]  # options.not-in-ruleset: an option about yaku the ruleset lacks is not in force
+    rows = []
+    for key, spec in rb.options.items():
+        value = table.effective[key]
+        changed = key in table.overrides and table.overrides[key] != ruleset_defaults[key]
+        if rb.applies(table.ruleset, key) and (changed or not spec.is_idle(value)):
+            rows.append({"id": key, "rule": spec.rule, "label": OPTION_LABELS[key],
+                         "value": option_label(key, value), "changed": changed})
+    return rows
