@@ -7,9 +7,11 @@ The rulesets, as every page that compares or finds them reads them (a stable con
   rb.rulesets[id]          a Ruleset: `name` (English; catalogs: title.ruleset.<id>),
                            `sources` (keys of rb.sources), `values`, `stacks`, `options`
   rb.options[key]          an OptionSpec: `choices` or `int_min`/`int_max` (`nullable`),
-                           `default`, `rule`, `label`
+                           `default`, `rule`, `label`; what it does to the yaku while on
+                           (`switches`, `stacks`, `fixed`, `drops`) and `is_idle(value)`
   rb.effective_options(ruleset, overrides)   every option's value at a table
   rb.table_value(ruleset, yaku)              a yaku's value there (None: not played)
+  rb.stacks_at(ruleset, options)             the yaku pairs that score together there
   rb.applies(ruleset, option)                whether an option means anything there
   rb.compared()            the keys a comparison shows, in order:
                              `yaku.<yaku id>`   the yaku's points (absent, unknown)
