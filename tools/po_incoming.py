@@ -95,6 +95,31 @@ def apply(lang: str, entries: list[dict]) -> list[str]:
     return missing
 
 
+def compiled_with_incoming() -> str | None:
+    """The catalogs compiled with every incoming entry applied (added where the catalog lacks
+    it, as the next extraction will add it), in a new temporary folder, or None when nothing
+    is incoming. Set SHINPAN_TRANSLATIONS to it to read them (tests/conftest.py, the search
+    quality tool) before the integrator folds the JSON into the .po files."""
+    import os
+    import tempfile
+
+    from babel.messages.mofile import write_mo
+
+    _files, entries = load_entries()
+    if not entries:
+        return None
+    out = tempfile.mkdtemp(prefix="shinpan-catalogs-")
+    for lang in LANGS:
+        with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        apply_entries(catalog, lang, entries, add=True)
+        folder = os.path.join(out, lang, "LC_MESSAGES")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "messages.mo"), "wb") as handle:
+            write_mo(handle, catalog)
+    return out
+
+
 def main() -> int:
     files, entries = load_entries()
     if not entries:

@@ -18,7 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..loader import RulebookError, collect_rules, collect_titles, load_yaml_checked
+from ..loader import (
+    RulebookError,
+    collect_asked,
+    collect_rules,
+    collect_titles,
+    load_yaml_checked,
+)
 from ..sources import Source, Sourced, read_sources, unknown_sources
 
 FOLDER = Path(__file__).resolve().parent
@@ -117,6 +123,7 @@ class Rulebook:
     sections: tuple[Section, ...]
     rules: dict[str, str] = field(default_factory=dict)  # every rule id -> English text
     titles: dict[str, str] = field(default_factory=dict)  # rule id -> short English title
+    asked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ways players ask (search)
     geisha_index: dict[str, int] = field(default_factory=dict)
     # Per-language lookups computed once (see referee.Phrases); not part of the rules.
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -281,6 +288,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         ),
         rules=rules,
         titles=collect_titles(data),
+        asked=collect_asked(data),
         geisha_index={g.id: i for i, g in enumerate(geishas)},
     )
 

@@ -30,7 +30,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..loader import RulebookError, collect_rules, collect_titles, load_yaml_checked
+from ..loader import (
+    RulebookError,
+    collect_asked,
+    collect_rules,
+    collect_titles,
+    load_yaml_checked,
+)
 from ..sources import Source, Sourced, check_sourced, read_sourced, read_sources, unknown_sources
 
 FOLDER = Path(__file__).resolve().parent
@@ -211,6 +217,7 @@ class Rulebook:
     notes: dict[str, str] = field(default_factory=dict)  # note id -> English remark
     rules: dict[str, str] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)  # rule id -> short English title
+    asked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ways players ask (search)
     card_by_slug: dict[str, int] = field(default_factory=dict)
     yaku_by_id: dict[str, Yaku] = field(default_factory=dict)
     month_by_number: dict[int, Month] = field(default_factory=dict)
@@ -670,6 +677,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         notes={k: " ".join(v.split()) for k, v in data["notes"].items()},
         rules=rules,
         titles=collect_titles(data),
+        asked=collect_asked(data),
         card_by_slug=by_slug,
         yaku_by_id={y.id: y for y in yaku},
         month_by_number={m.number: m for m in months},

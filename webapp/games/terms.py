@@ -13,6 +13,7 @@ from babel import Locale
 from markupsafe import Markup, escape
 
 from rulebook.i18n import N_, translator
+from rulebook.loader import ASKED_SEPARATOR
 from rulebook.sources import capitalized
 
 # Punctuation that differs by language (French puts a no-break space before the colon), for
@@ -97,6 +98,44 @@ class GameTerms:
 
     def language(self, code: str) -> str:
         return language_name(code, self.lang)
+
+    # -- what the search reads (webapp/pages/search.py) ---------------------------------
+    def search_text(self, rule_id: str) -> str:
+        """The text the search reads for a rule: the page's text, unless a game says more."""
+        return self.rule(rule_id)
+
+    def search_names(self, rule_id: str) -> list[str]:
+        """Other names that find a rule (an action's names in every edition, a yaku's)."""
+        return []
+
+    def asked(self, rule_id: str) -> list[str]:
+        """The ways players ask for a rule in this language (its `asked:` in the YAML; the
+        catalog entry `asked.<rule id>` holds each language's own, separated by " | ").
+        The search reads them; no page shows them."""
+        english = self.rb.asked.get(rule_id)
+        if not english:
+            return []
+        own = self.p(f"asked.{rule_id}", ASKED_SEPARATOR.join(english))
+        return [phrasing.strip() for phrasing in own.split(ASKED_SEPARATOR.strip())
+                if phrasing.strip()]
+
+    def in_force(self, rule_id: str) -> tuple[str, list[Markup]] | None:
+        """What a rule amounts to under the page's edition, ruleset and options, beside its
+        text where the search shows it as the answer: (a caption, ["label: value", ...]), or
+        None."""
+        return None
+
+    def search_kind(self, rule_id: str) -> tuple[str, tuple[str, ...]]:
+        """What a rule is to the search, and what it is about: an FAQ entry is an `answer`
+        (about the rules that settle it), where sources disagree a `note` (about its rule),
+        anything else a `rule`. A game may call more of its rules notes."""
+        for entry in self.rb.faq:
+            if entry["id"] == rule_id:
+                return "answer", tuple(entry.get("rules", ()))
+        for entry in self.rb.disagreements:
+            if entry["id"] == rule_id:
+                return "note", tuple(filter(None, (entry.get("rule"), entry.get("canonical"))))
+        return "rule", ()
 
     # -- sources -----------------------------------------------------------------------
     def source(self, key: str) -> Markup:

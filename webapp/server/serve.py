@@ -104,8 +104,9 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
         "log_level": env.get("SHINPAN_LOG_LEVEL", "info"),
         "respawn_failed_workers": True,
         # on SIGHUP granian starts a new worker, waits this long, then stops the old one:
-        # long enough for the new one to import and warm up (webapp/server/wsgi.py)
-        "respawn_interval": 3.0,
+        # long enough for the new one to import and warm up (webapp/server/wsgi.py; the
+        # search indexes and the Ukrainian dictionary added about 2 s to the warm-up)
+        "respawn_interval": 6.0,
         "workers_kill_timeout": 20,  # seconds a worker may take to finish on reload/stop
     }
 

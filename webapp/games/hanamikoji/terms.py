@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from rulebook.hanamikoji.terms import action_names
+from rulebook.hanamikoji.terms import action_name, action_names
 from rulebook.i18n import N_
 
 from ..terms import GameTerms, KeepMissing, PrintedName, fill, language_name
@@ -97,6 +97,28 @@ class Terms(GameTerms):
             except (ValueError, IndexError, AttributeError, TypeError, KeyError):
                 continue
         return escape(english)
+
+    # -- what the search reads (GameTerms) ---------------------------------------------
+    def search_text(self, rule_id: str) -> str:
+        """The rule text with each action named as every edition names it in this language,
+        so a search finds it whatever edition the page shows."""
+        english = self.rb.rules[rule_id]
+        names = {aid: " ".join(dict.fromkeys(action_name(self.rb, aid, self.lang, ed)
+                                             for ed in self.rb.editions))
+                 for aid in self.rb.actions}
+        return fill(self.p(rule_id, english), names) or fill(english, names) or english
+
+    def search_names(self, rule_id: str) -> list[str]:
+        """An action's rule is also found by the action's printed name in every edition."""
+        return [name for action in self.rb.actions.values() if action.rule == rule_id
+                for name in dict.fromkeys(ed.actions[action.id]
+                                          for ed in self.rb.editions.values())]
+
+    def search_kind(self, rule_id: str) -> tuple[str, tuple[str, ...]]:
+        """An edition's description is a note, as where sources disagree."""
+        if rule_id.removeprefix("edition.") in self.rb.editions:
+            return "note", ()
+        return super().search_kind(rule_id)
 
     # -- geishas ---------------------------------------------------------------------
     def geisha(self, geisha: Any) -> str:

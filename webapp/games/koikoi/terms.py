@@ -30,6 +30,7 @@ class KoikoiTerms(GameTerms):
 
     def __init__(self, rulebook: Any, lang: str, options: Any = None):
         super().__init__(rulebook, lang)
+        self.options = options  # the page's ruleset and table options (webapp.games.base)
 
     def rule(self, rule_id: str) -> str:
         return self.p(rule_id, self.rb.rules[rule_id])
@@ -37,9 +38,35 @@ class KoikoiTerms(GameTerms):
     def rule_html(self, rule_id: str) -> Markup:
         return escape(self.rule(rule_id))
 
-    def search_extra(self, rule_id: str) -> list[str]:
-        """Words that find a rule besides its text: the names of its yaku."""
+    # -- what the search reads (GameTerms) ---------------------------------------------
+    def search_names(self, rule_id: str) -> list[str]:
+        """A yaku's rule is also found by the yaku's name and its Japanese name."""
         return [w for y in self.rb.yaku if y.rule == rule_id for w in (self.yaku(y.id), y.romaji)]
+
+    def in_force(self, rule_id: str) -> tuple[str, list[Markup]] | None:
+        """A yaku's points in the ruleset and table options in force, as the yaku table says."""
+        yaku = next((y for y in self.rb.yaku if y.rule == rule_id), None)
+        if yaku is None or self.options is None:
+            return None
+        from .options import yaku_rows  # it imports this module
+
+        table = self.options.table
+        row = next(row for row in yaku_rows(self.rb, self, table.ruleset, table.effective)
+                   if row["yaku"] is yaku)
+        points = "–" if row["points"] is None else str(row["points"])
+        extra = (self.gettext("Yes: each further %(kind)s") % {"kind": row["extra_kind"]}
+                 if row["extra"] else self.gettext("No"))
+        caption = self.gettext("Yaku and their points in the %(ruleset)s ruleset") % {
+            "ruleset": self.rb.rulesets[table.ruleset].name}
+        points = f"{points} ({row['off']})" if row["off"] else points
+        return caption, [self.labelled(self.gettext("Points"), points),
+                         self.labelled(self.gettext("+1 per extra card"), extra)]
+
+    def search_kind(self, rule_id: str) -> tuple[str, tuple[str, ...]]:
+        """A ruleset's description is a note, as where sources disagree."""
+        if any(ruleset.rule == rule_id for ruleset in self.rb.rulesets.values()):
+            return "note", ()
+        return super().search_kind(rule_id)
 
     # -- names -----------------------------------------------------------------------
     def card(self, card: Any) -> str:
