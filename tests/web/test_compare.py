@@ -199,3 +199,11 @@ def test_options_in_force_leave_out_what_adds_no_rule(client, query, shown):
     """A match target, a start total and zero-sum are listed where they are rules, not at 'none'."""
     html = html_of(client.get(f"/en/koikoi/aid?{query}"))
     assert ('data-option="match_target"' in html or 'data-option="start_points"' in html) is shown
+
+
+@pytest.mark.rule("hanamikoji", "edition.msedizioni")
+def test_edition_msedizioni_printed_name_is_searchable(client):
+    """The Italian edition's one known action name finds its action (and no edition's missing
+    name breaks the search index)."""
+    html = html_of(client.get("/en/hanamikoji/search?q=Segreto"))
+    assert re.findall(r'data-rule="([^"]+)"', html)[0] == "action.secret"

@@ -109,10 +109,12 @@ class Terms(GameTerms):
         return fill(self.p(rule_id, english), names) or fill(english, names) or english
 
     def search_names(self, rule_id: str) -> list[str]:
-        """An action's rule is also found by the action's printed name in every edition."""
+        """An action's rule is also found by the action's printed name in every edition that
+        has one in our sources."""
         return [name for action in self.rb.actions.values() if action.rule == rule_id
                 for name in dict.fromkeys(ed.actions[action.id]
-                                          for ed in self.rb.editions.values())]
+                                          for ed in self.rb.editions.values())
+                if name is not None]
 
     def search_kind(self, rule_id: str) -> tuple[str, tuple[str, ...]]:
         """An edition's description is a note, as where sources disagree."""
