@@ -188,7 +188,7 @@ class Reader:
         return action_name(self.rb, action_id, self.lang, self.edition)
 
     def edition_label(self, edition: str | None = None) -> str:
-        return self.rb.editions[edition or self.edition].publisher
+        return self.rb.editions[edition or self.edition].name
 
     @property
     def malformed(self) -> bool:

@@ -34,6 +34,7 @@ DESCRIPTIONS = {
     "search.query": N_("%(game)s: the rules that match %(query)s."),
     "checker": N_("%(game)s: enter a finished round and get the official score, with the "
                   "rules that decide it."),
+    "compare": N_("%(game)s: every ruleset or edition side by side, each value with its source."),
     "ruling": N_("A %(game)s round scored by Shinpan. %(verdict)s"),
     "developers": N_("The referee of this site's games (%(games)s) for programs: a JSON API "
                      "and a command line, with the rule behind every step of a ruling."),

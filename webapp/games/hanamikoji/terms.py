@@ -18,6 +18,7 @@ BASIS_LABELS = {
     "reported": N_("second-hand, not read in the book"),
     "inferred": N_("inferred"),
     "guide": N_("a guide's terms, not checked against the book"),
+    "unknown": N_("in none of the sources we could read"),
 }
 
 
@@ -39,7 +40,7 @@ class Terms(GameTerms):
 
     def edition_label(self, edition: Any) -> str:
         """"Deep Water Games (anglais, 2018)": how an edition is named in menus."""
-        values = {"publisher": edition.publisher,
+        values = {"publisher": edition.name,
                   "language": language_name(edition.language, self.lang, in_sentence=True)}
         if edition.year:
             return self.gettext("%(publisher)s (%(language)s, %(year)s)") % {**values,
@@ -62,7 +63,7 @@ class Terms(GameTerms):
     def printed(self, action_id: str) -> PrintedName | None:
         """The selected edition's printed name when it differs from the page's term."""
         name = self.edition.actions[action_id]
-        if name == self.action(action_id):
+        if name is None or name == self.action(action_id):  # None: not found in any source
             return None
         return PrintedName(name, self.edition.language, self.edition.publisher)
 
@@ -108,10 +109,12 @@ class Terms(GameTerms):
         return fill(self.p(rule_id, english), names) or fill(english, names) or english
 
     def search_names(self, rule_id: str) -> list[str]:
-        """An action's rule is also found by the action's printed name in every edition."""
+        """An action's rule is also found by the action's printed name in every edition that
+        has one in our sources."""
         return [name for action in self.rb.actions.values() if action.rule == rule_id
                 for name in dict.fromkeys(ed.actions[action.id]
-                                          for ed in self.rb.editions.values())]
+                                          for ed in self.rb.editions.values())
+                if name is not None]
 
     def search_kind(self, rule_id: str) -> tuple[str, tuple[str, ...]]:
         """An edition's description is a note, as where sources disagree."""

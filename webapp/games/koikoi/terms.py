@@ -167,11 +167,15 @@ class KoikoiTerms(GameTerms):
                 "count": counted, "cards": self.listed(self.names_of(yaku.requires))}
         return counted
 
-    def stacking(self, ruleset: Any, yaku: Any) -> str:
+    def stacking(self, ruleset: Any, yaku: Any, stacks: Any = None) -> str:
+        """How the yaku scores beside the others of its group, under the ruleset's stacks or
+        the table's (Rulebook.stacks_at)."""
         t = self._t
         if self.rb.groups[yaku.group] == "all":
             return t.gettext("Adds to every other yaku")
-        partners = [self.yaku(y) for s in ruleset.stacks if yaku.id in s for y in sorted(s) if y != yaku.id]
+        pairs = ruleset.stacks if stacks is None else stacks
+        partners = [self.yaku(y) for y in sorted({y for s in pairs if yaku.id in s for y in s})
+                    if y != yaku.id]
         if partners:
             return t.gettext("Best of its group; scores together with %(yaku)s") % {
                 "yaku": self.listed(partners)}
