@@ -37,12 +37,8 @@ from ..loader import (
     collect_titles,
     load_yaml_checked,
 )
-<<<<<<< HEAD
-from ..sources import Source, read_sources, unknown_sources
-from .japanese import JapaneseNames, read_japanese
-=======
 from ..sources import Source, Sourced, check_sourced, read_sourced, read_sources, unknown_sources
->>>>>>> rulesets-data
+from .japanese import JapaneseNames, read_japanese
 
 FOLDER = Path(__file__).resolve().parent
 DEFAULT_PATH = FOLDER / "rulebook.yaml"
@@ -330,13 +326,18 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
 
 
 def _check_sources(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every source is named by something: a ruleset, a fact's provenance, an option, the
+    canonical source or the Japanese names."""
     problems = unknown_sources(data, "canonical_source", [data["canonical_source"]])
+    rulesets = data["rulesets"].values()
+    named = ({s for r in rulesets for s in r["sources"]}
+             | {s for r in rulesets for p in r.get("provenance", {}).values()
+                for s in p.get("sources", ())}
+             | {s for o in data["options"].values() for s in o.get("sources", ())}
+             | {data["canonical_source"], *data.get("japanese", {}).get("sources", ())})
     for key in data["sources"]:
-        if key not in {s for r in data["rulesets"].values() for s in r["sources"]} | {
-                s for r in data["rulesets"].values() for p in r.get("provenance", {}).values()
-                for s in p.get("sources", ())} | {data["canonical_source"]} | {
-                s for o in data["options"].values() for s in o.get("sources", ())}:
-            problems.append((f"sources.{key}", "a source no ruleset names"))
+        if key not in named:
+            problems.append((f"sources.{key}", "a source nothing names"))
     for key, ruleset in data["rulesets"].items():
         problems += unknown_sources(data, f"rulesets.{key}.sources", ruleset["sources"])
     return problems

@@ -187,7 +187,9 @@ def test_options_older_yaku_on_the_rules_page_and_the_aid(client, lang):
     assert '<tr id="yaku-row-akatan" class=""' in html
     aid = html_of(client.get(f"/{lang}/koikoi/aid?ruleset=fudawiki&older_yaku=1"))
     together = aid[aid.index('id="aid-together"'):]
-    assert "Ino-shika-cho + Tane" in together and "Akatan, Aotan + Tan" in together
+    romaji = {y.id: y.romaji for y in KOIKOI.yaku}
+    assert f"{romaji['inoshikacho']} + {romaji['tane']}" in together
+    assert f"{romaji['akatan']}, {romaji['aotan']} + {romaji['tan']}" in together
     assert 'is-changed" data-option="older_yaku"' in aid
     plain = html_of(client.get(f"/{lang}/koikoi/aid?ruleset=nintendo"))
     assert 'id="aid-together"' not in plain
