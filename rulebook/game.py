@@ -86,6 +86,17 @@ class Rulebook(Protocol):
     def disagreements(self) -> Sequence[Mapping[str, Any]]: ...  # each has "id" (a rule
     # id); the rest is read by the game's own `templates/games/<slug>/disagreement.html`
 
+    @property
+    def faq(self) -> Sequence[Mapping[str, Any]]: ...  # questions players ask: each has "id"
+    # (a rule id, its question and answer the rule text) and "rules" (the rules that settle
+    # it); the search takes an entry as an answer of its own (may be empty)
+
+    @property
+    def asked(self) -> Mapping[str, Sequence[str]]: ...  # rule id -> the ways players ask
+    # for it, in English (`asked:` beside a section's `titles:`, loader.collect_asked; each
+    # language's own in the catalog entry `asked.<rule id>`); read by the search, shown
+    # nowhere; a rule without any is found by its title and text (may be empty)
+
 
 class GamePackage(Protocol):
     """The module `rulebook/<slug>/__init__.py`."""

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import gettext
 import os
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-LANGUAGES = ("en", "de", "uk", "es", "fr")
+# The one list of languages: a new language is its catalog, its search analyzer
+# (webapp/pages/search.py) and its code here.
+LANGUAGES = ("en", "de", "uk", "es", "fr", "ja")
 DEFAULT_LANGUAGE = "en"
 
 
@@ -32,6 +35,15 @@ def N_(message: str) -> str:
 def Np_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a singular/plural pair for extraction as one plural entry (for `ngettext`)."""
     return singular, plural
+
+
+# Translators: what stands between the items of a list of names or values (Japanese: 、)
+LIST_SEPARATOR = N_(", ")
+
+
+def listed(items: Iterable[str], t: gettext.NullTranslations) -> str:
+    """Names or values one after the other, with the language's separator (`t`: a catalog)."""
+    return t.gettext(LIST_SEPARATOR).join(items)
 
 
 @cache

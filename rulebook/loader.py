@@ -144,7 +144,22 @@ def collect_rules(data: dict[str, Any]) -> tuple[dict[str, str], list[tuple[str,
             problems.append((f"sections[{i}].titles", f"no title for {rule_id}"))
         for rule_id in sorted(titles - texts):
             problems.append((f"sections[{i}].titles.{rule_id}", "a title for no rule"))
+        for rule_id in sorted(set(section.get("asked", {})) - texts):
+            problems.append((f"sections[{i}].asked.{rule_id}", "phrasings for no rule"))
     return rules, problems
+
+
+# Between the phrasings of one rule in its catalog entry (tools/babel_extract.py writes
+# them so, webapp/games/terms.py splits them).
+ASKED_SEPARATOR = " | "
+
+
+def collect_asked(data: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """Every rule id that has them -> the ways players ask for it, in English (`asked:` beside
+    a section's titles; each language's own are in its catalog, msgctxt asked.<rule id>)."""
+    return {rule_id: tuple(" ".join(p.split()) for p in phrasings)
+            for section in data["sections"]
+            for rule_id, phrasings in section.get("asked", {}).items()}
 
 
 def collect_titles(data: dict[str, Any]) -> dict[str, str]:

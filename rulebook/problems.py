@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .i18n import N_
+from .i18n import N_, listed
 from .outcomes import Kind
 
 MALFORMED = Kind.MALFORMED
@@ -119,4 +119,4 @@ def describe(value: Any, t: Any) -> str:
 
 def quoted_list(values: Any, t: Any) -> str:
     """`“a”, “b”`: the choices named in a message, in the language's quotes."""
-    return ", ".join(quote(str(v), t) for v in values)
+    return listed((quote(str(v), t) for v in values), t)

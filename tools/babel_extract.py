@@ -4,8 +4,9 @@
 `(lineno, "pgettext", (context, message), comments)`; Babel's default keyword spec for
 `pgettext` (`((1, 'c'), 2)`) turns the first element into the message context.
 
-Rule texts (every `sections[*].rules`), their titles, section titles and what each source
-is (`sources[*].about`) are extracted for every game;
+Rule texts (every `sections[*].rules`), their titles, the ways players ask for them
+(`sections[*].asked`, one entry per rule, the phrasings joined by " | "), section titles and
+what each source is (`sources[*].about`) are extracted for every game;
 what else a game's YAML holds for the catalogs is its package's `EXTRACT` (see
 rulebook/game.py), found through `rulebook.GAMES`.
 """
@@ -17,12 +18,20 @@ from typing import Any
 import yaml
 
 from rulebook import GAMES
+from rulebook.loader import ASKED_SEPARATOR
 
 RULE_COMMENT = (
     "Translators: rule text; the message context is the rule id. Keep placeholders such "
     "as {secret}, {tradeoff}, {gift} and {competition} unchanged: they become this site's "
     "action names in your language (an edition's printed names are shown beside them). "
     "Where a text quotes an option's value, quote its menu label exactly."
+)
+ASKED_COMMENT = (
+    "Translators: not a translation. The ways players of your language ask for this rule "
+    "(the message context is asked.<rule id>): short questions or phrases, as they would type "
+    "them into a search, in their own words and the words of your language's editions, "
+    "separated by \" | \". The search reads them; no page shows them. Write as many as help, "
+    "not one per English phrase."
 )
 TITLE_COMMENT = (
     "Translators: the short name of a rule (the message context is title.<rule id>), shown "
@@ -90,6 +99,11 @@ def extract_rulebook(fileobj, keywords, comment_tags, options) -> Iterator[Messa
             if rule_id.startswith("__"):
                 continue
             yield from emit(rules["__lines__"][rule_id], rule_id, text, RULE_COMMENT)
+        asked = section.get("asked", {})
+        for rule_id, phrasings in asked.items():
+            if not rule_id.startswith("__"):
+                yield from emit(asked["__lines__"][rule_id], f"asked.{rule_id}",
+                                ASKED_SEPARATOR.join(_clean(p) for p in phrasings), ASKED_COMMENT)
 
     # What a source is: the rules pages name their canonical source, so every game's.
     sources = data.get("sources", {})

@@ -6,9 +6,11 @@ extraction rewrites, so two branches' .po edits never merge cleanly). Each file 
 list of entries:
 
     {"context": "yaku.tsukifuda" | null, "msgid": "...", "msgid_plural": "..." | null,
-     "de": "..." | ["...", "..."], "uk": ..., "es": ..., "fr": ...}
+     "de": "..." | ["...", "..."], "uk": ..., "es": ..., "fr": ..., "ja": ...}
 
-A plural entry gives every form of the language (uk has three). Run
+A plural entry gives every form of the language (uk has three, ja one). An entry
+may leave a language out (a branch that does not write it): that catalog keeps its entry
+as it is, and the catalog tests say what is still untranslated. Run
 `python tools/po_incoming.py` after `make translations`: it fills each catalog (also
 replacing a fuzzy or older translation), fails on an entry the catalog does not hold,
 and removes the applied files. `make translations` then compiles again. An entry whose
@@ -23,6 +25,8 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po, write_po
 
+from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES
+
 try:
     from tools import po_check
 except ImportError:  # run as a script: tools/ is this file's folder
@@ -30,7 +34,7 @@ except ImportError:  # run as a script: tools/ is this file's folder
 
 ROOT = Path(__file__).resolve().parents[1]
 INCOMING = ROOT / "translations" / "incoming"
-LANGS = ("de", "uk", "es", "fr")
+LANGS = tuple(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)  # every catalog
 
 
 def load_entries(folder: Path = INCOMING) -> tuple[list[Path], list[dict]]:
@@ -93,6 +97,31 @@ def apply(lang: str, entries: list[dict]) -> list[str]:
     with open(po_path, "wb") as handle:
         write_po(handle, catalog, width=0, ignore_obsolete=True)
     return missing
+
+
+def compiled_with_incoming() -> str | None:
+    """The catalogs compiled with every incoming entry applied (added where the catalog lacks
+    it, as the next extraction will add it), in a new temporary folder, or None when nothing
+    is incoming. Set SHINPAN_TRANSLATIONS to it to read them (tests/conftest.py, the search
+    quality tool) before the integrator folds the JSON into the .po files."""
+    import os
+    import tempfile
+
+    from babel.messages.mofile import write_mo
+
+    _files, entries = load_entries()
+    if not entries:
+        return None
+    out = tempfile.mkdtemp(prefix="shinpan-catalogs-")
+    for lang in LANGS:
+        with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        apply_entries(catalog, lang, entries, add=True)
+        folder = os.path.join(out, lang, "LC_MESSAGES")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "messages.mo"), "wb") as handle:
+            write_mo(handle, catalog)
+    return out
 
 
 def main() -> int:

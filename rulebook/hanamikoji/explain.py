@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import N_, Np_, translator
+from ..i18n import N_, Np_, listed, translator
 from ..players import OTHER, PLAYERS, Names
 from .model import Rulebook
 from .rules import Alternative, Decision, Standing
@@ -41,6 +41,14 @@ E = {
         "Round {round} ends the game: the {edition} edition plays at most {limit} rounds, and "
         "its tie-break decides."
     ),
+    "limit.final": N_(
+        "Round {round} ends the game: the {edition} edition plays at most {limit} rounds, and "
+        "its tie-break decides."
+    ),
+    "limit.unknown": N_(
+        "Round {round} was the last under the three-round limit your table set; our sources "
+        "do not settle whether the {edition} edition has this limit."
+    ),
     "limit.house": N_(
         "Round {round} was the last under a three-round limit, which the {edition} rulebook "
         "does not have: as a house rule it comes with no printed tie-break, so agree at your "
@@ -56,8 +64,9 @@ E = {
     "tiebreak.highest_geisha.level": N_("Highest-valued geishas: {a} against {b}, level."),
     "tiebreak.shared": N_("The players are still level and share the victory."),
     "tiebreak.unknown": N_(
-        "The players are still level, and the {edition} rulebook does not say what happens "
-        "now: agree on it at your table."
+        "The players are still level, and the sources we could read on the {edition} edition "
+        "(reviews and summaries, not its rulebook) do not say what happens now: agree on it "
+        "at your table."
     ),
     "removed.inferred": N_("The log uses every card but one {geisha} card: that is the card put aside."),
     "progress": N_("{player} plays next: action {number} of {total}."),
@@ -67,11 +76,11 @@ E = {
     "outcome.win": N_("{player} would win ({reason})."),
     "result.win": N_("{player} wins ({reason})."),
     "result.shared": N_("The players share the victory."),
-    "result.undecided": N_("The rulebook of this edition leaves the result open."),
+    "result.undecided": N_("The sources we could read on this edition leave the result open."),
     "result.house": N_("No printed rule decides the result: agree on it at your table."),
     "outcome.shared": N_("the victory would be shared."),
     "outcome.continue": N_("the game would go on."),
-    "outcome.undecided": N_("the rulebook would leave the result open."),
+    "outcome.undecided": N_("the sources we could read would leave the result open."),
     "outcome.house": N_("no printed rule would decide the result."),
     "outcome.earlier": N_("{player} would already have won after round {round} ({reason})."),
     "reading.edition": N_("{edition} rules"),
@@ -138,7 +147,7 @@ class Explainer:
         return text
 
     def edition_label(self, edition: str | None = None) -> str:
-        return self.rb.editions[edition or self.edition].publisher
+        return self.rb.editions[edition or self.edition].name
 
     # -- a scored round ---------------------------------------------------------------
     def markers(self, before: list[str | None], board: dict[str, list[int]]) -> list[dict]:
@@ -195,7 +204,8 @@ class Explainer:
         measure = {"most_charm": s.charm, "highest_geisha": s.values}[step]
         a, b = measure["a"], measure["b"]
         if step == "highest_geisha":
-            a, b = ", ".join(map(str, a)) or "–", ", ".join(map(str, b)) or "–"
+            t = translator(self.lang)
+            a, b = listed(map(str, a), t) or "–", listed(map(str, b), t) or "–"
         extra = {"player": self.names[winner]} if winner else {}
         return self.say(key, rule, a=a, b=b, **extra)
 
@@ -213,7 +223,8 @@ class Explainer:
         for p in PLAYERS:
             left = progress["actions_left"][p]
             if left:
-                names = ", ".join(action_name(self.rb, a, self.lang, self.edition) for a in left)
+                names = listed((action_name(self.rb, a, self.lang, self.edition) for a in left),
+                               translator(self.lang))
                 out.append(self.say("progress.left", "turn.each-action-once",
                                     player=self.names[p], actions=names))
             else:

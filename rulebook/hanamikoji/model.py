@@ -1,4 +1,16 @@
-"""The Hanamikoji rulebook as typed, immutable objects built from the YAML."""
+"""The Hanamikoji rulebook as typed, immutable objects built from the YAML.
+
+The editions, as every page that compares or finds them reads them (a stable contract):
+  rb.editions[id]          an Edition: `name` (the box as players know it), `publisher`,
+                           `language` (ISO 639-1), `year` (None: unknown), `sources`,
+                           `actions` (printed names; None: not found), `theme`,
+                           `first_player`, `round_limit`
+  rb.compared()            the keys a comparison shows, in order: `publisher`, `language`,
+                           `year`, `theme`, `actions.<action id>`, `first_player`,
+                           `round_limit`, `tiebreak`
+  rb.provenance(edition, key) -> Sourced   how that fact was read (rulebook/sources.py:
+                           `basis`, `sources`, `note`)
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -6,8 +18,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..loader import RulebookError, collect_rules, collect_titles, load_yaml_checked
-from ..sources import Source, read_sources, unknown_sources
+from ..loader import (
+    RulebookError,
+    collect_asked,
+    collect_rules,
+    collect_titles,
+    load_yaml_checked,
+)
+from ..sources import Source, Sourced, read_sources, unknown_sources
 
 FOLDER = Path(__file__).resolve().parent
 DEFAULT_PATH = FOLDER / "rulebook.yaml"
@@ -37,22 +55,12 @@ class Action:
 
 
 @dataclass(frozen=True, slots=True)
-class Sourced:
-    """How a fact was read (`printed`, `reported`, `inferred`, `guide`) and from where."""
-
-    basis: str
-    sources: tuple[str, ...]
-
-    @property
-    def inferred(self) -> bool:
-        return self.basis == "inferred"
-
-
-@dataclass(frozen=True, slots=True)
 class RoundLimitRule:
     """What an edition's book says about a game of at most `Rulebook.round_limit` rounds."""
 
-    status: str  # "normal" (the game's own end), "optional" (a printed option), "none"
+    # "normal" (the game's own end; playing on is the option), "final" (the game's own end),
+    # "optional" (a printed option), "none" (no limit), "unknown" (sources do not settle it)
+    status: str
     # Steps such as ("most_charm", "highest_geisha", "shared"); ("unknown",) when no source says.
     tiebreak: tuple[str, ...]
     sourced: Sourced
@@ -60,7 +68,7 @@ class RoundLimitRule:
 
     @property
     def default_on(self) -> bool:
-        return self.status == "normal"
+        return self.status in ("normal", "final")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +77,15 @@ class Edition:
     publisher: str
     language: str
     year: int | None
-    actions: dict[str, str]
+    actions: dict[str, str | None]  # printed names; None: in none of our sources
     action_names: Sourced
     round_limit: RoundLimitRule
+    name: str  # the box as players know it (the YAML's `name`, else the publisher)
+    sourced: Sourced  # how publisher, language and year were read
+    theme: str  # what the seven figures are: geishas, dancers, scholars
+    theme_sourced: Sourced
+    first_player: str  # who starts the game: youngest, birthday, unknown
+    first_player_sourced: Sourced
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +123,12 @@ class Rulebook:
     sections: tuple[Section, ...]
     rules: dict[str, str] = field(default_factory=dict)  # every rule id -> English text
     titles: dict[str, str] = field(default_factory=dict)  # rule id -> short English title
+    asked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ways players ask (search)
     geisha_index: dict[str, int] = field(default_factory=dict)
     # Per-language lookups computed once (see referee.Phrases); not part of the rules.
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    # Languages whose action names are the site's own translation, not an edition's.
+    own_action_names: tuple[str, ...] = ()
 
     @property
     def total_cards(self) -> int:
@@ -124,6 +141,32 @@ class Rulebook:
 
     def variant_default(self, name: str) -> Any:
         return self.variants[name]["default"]
+
+    def compared(self) -> list[str]:
+        """The keys a comparison of the editions shows, in order (module docstring)."""
+        return ["publisher", "language", "year", "theme",
+                *(f"actions.{a}" for a in self.actions), "first_player", "round_limit",
+                "tiebreak"]
+
+    def provenance(self, edition_id: str, key: str) -> Sourced:
+        """How an edition's fact `key` (one of compared()) was read."""
+        e = self.editions[edition_id]
+        if key in ("publisher", "language"):
+            return e.sourced
+        if key == "year":
+            return e.sourced if e.year is not None else Sourced("unknown", e.sourced.sources)
+        if key == "theme":
+            return e.theme_sourced
+        if key == "first_player":
+            return e.first_player_sourced
+        if key in ("round_limit", "tiebreak"):
+            return e.round_limit.sourced
+        kind, _, action = key.partition(".")
+        if kind == "actions" and action in self.actions:
+            if e.actions[action] is None:
+                return Sourced("unknown", e.action_names.sources)
+            return e.action_names
+        raise KeyError(key)
 
     def round_limit_default(self, edition: str) -> bool:
         """Whether the three-round limit applies when a table does not say (`default: edition`)."""
@@ -157,6 +200,9 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
         if f"edition.{key}" not in rules:
             problems.append((f"editions.{key}", f"no rule text edition.{key}"))
         check_sources(f"editions.{key}.action_names", edition["action_names"]["sources"])
+        for part in ("theme", "first_player"):
+            check_sources(f"editions.{key}.{part}", edition[part]["sources"])
+        check_sources(f"editions.{key}.sources", edition["sources"])
         limit = edition["round_limit"]
         check_sources(f"editions.{key}.round_limit", limit["sources"])
         if (limit["basis"] == "inferred") != ("inferred_from" in limit):
@@ -201,6 +247,13 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
             round_limit=RoundLimitRule(limit["status"], chain(limit["tiebreak"]),
                                        Sourced(limit["basis"], tuple(limit["sources"])),
                                        limit.get("inferred_from")),
+            name=e.get("name", e["publisher"]),
+            sourced=Sourced(e["basis"], tuple(e["sources"])),
+            theme=e["theme"]["figures"],
+            theme_sourced=Sourced(e["theme"]["basis"], tuple(e["theme"]["sources"])),
+            first_player=e["first_player"]["rule"],
+            first_player_sourced=Sourced(e["first_player"]["basis"],
+                                         tuple(e["first_player"]["sources"])),
         )
 
     geishas = tuple(Geisha(**g) for g in data["geishas"])
@@ -237,7 +290,9 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         ),
         rules=rules,
         titles=collect_titles(data),
+        asked=collect_asked(data),
         geisha_index={g.id: i for i, g in enumerate(geishas)},
+        own_action_names=tuple(data.get("own_action_names", ())),
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import N_, Np_, translator
+from ..i18n import N_, Np_, listed, translator
 from ..players import OTHER, PLAYERS, Names
 from ..problems import (
     EXPECTED,
@@ -188,7 +188,7 @@ class Reader:
         return action_name(self.rb, action_id, self.lang, self.edition)
 
     def edition_label(self, edition: str | None = None) -> str:
-        return self.rb.editions[edition or self.edition].publisher
+        return self.rb.editions[edition or self.edition].name
 
     @property
     def malformed(self) -> bool:
@@ -671,7 +671,7 @@ def read_taken(reader: Reader, entry: dict, path: str, action: Action,
         shown = quote(reader.geisha(index), reader.t) if index is not None else describe(
             taken, reader.t)  # a geisha by her name, anything else as typed
         reader.error("log.taken-not-offered", taken_path, action.rule, value=shown,
-                     offered=", ".join(reader.geisha(c) for c in offered))
+                     offered=listed((reader.geisha(c) for c in offered), reader.t))
         return False
     rest = list(offered)
     rest.remove(index)

@@ -18,7 +18,7 @@ def geisha_name(rb: Rulebook, geisha_id: str, lang: str) -> str:
 def action_name(rb: Rulebook, action_id: str, lang: str, edition: str | None = None) -> str:
     """The page language's term; an edition printed in that language uses its own names."""
     chosen = rb.editions.get(edition or rb.default_edition)
-    if chosen is not None and chosen.language == lang:
+    if chosen is not None and chosen.language == lang and chosen.actions[action_id]:
         return chosen.actions[action_id]
     default_name = rb.editions[rb.default_edition].actions[action_id]
     return translator(lang).pgettext(f"action.{action_id}", default_name)

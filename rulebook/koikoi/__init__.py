@@ -14,6 +14,9 @@ EXTRACT = (
      "Translators: the flower of a Koi-Koi month (card suit)"),
     ("yaku", "name", "koikoi.yaku.{id}", "Translators: Koi-Koi scoring combination"),
     ("options", "label", None, "Translators: the name of a table option (menus and messages)"),
+    ("notes", None, "note.{key}",
+     ("Translators: a remark on how a ruleset's fact was read, shown beside it on the "
+      "comparison page")),
 )
 
 __all__ = ["EXTRACT", "PileScore", "Rulebook", "document", "load_rulebook", "referee",

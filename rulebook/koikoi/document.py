@@ -6,6 +6,7 @@ from typing import Any
 
 from ..i18n import translator
 from ..sources import sources_document
+from .japanese import JapaneseName
 from .model import load_rulebook
 
 
@@ -25,18 +26,21 @@ def document(lang: str) -> dict[str, Any]:
         "canonical_source": rb.canonical_source,
         "sources": sources_document(rb.sources, t),
         "months": [
-            {"number": m.number, "id": m.id, "name": t.pgettext(f"koikoi.month.{m.number}", m.name)}
+            {"number": m.number, "id": m.id, "name": t.pgettext(f"koikoi.month.{m.number}", m.name),
+             "japanese": japanese(rb.japanese.months.get(m.number))}
             for m in rb.months
         ],
         "cards": [
             {"index": c.index, "slug": c.slug, "month": c.month, "kind": c.kind, "ribbon": c.ribbon,
-             "dual_kind": c.dual_kind, "name": t.pgettext(f"koikoi.card.{c.slug}", c.name)}
+             "dual_kind": c.dual_kind, "name": t.pgettext(f"koikoi.card.{c.slug}", c.name),
+             "japanese": japanese(rb.japanese.cards.get(c.slug))}
             for c in rb.cards
         ],
         "deal": {"hand": rb.hand_size, "field": rb.field_size, "first_dealer": rb.first_dealer},
         "groups": [{"id": gid, "stacking": stacking} for gid, stacking in rb.groups.items()],
         "yaku": [
             {"id": y.id, "name": t.pgettext(f"koikoi.yaku.{y.id}", y.name), "romaji": y.romaji,
+             "japanese": japanese(rb.japanese.yaku.get(y.id)),
              "group": y.group, "rule": y.rule, "viewing": y.viewing,
              "cards": [c.slug for c in rb.cards if (y.cards >> c.index) & 1],
              "count": ({"kind": y.count_kind, "min": y.count_min,
@@ -80,3 +84,11 @@ def document(lang: str) -> dict[str, Any]:
             for s in rb.sections
         ],
     }
+
+
+def japanese(name: JapaneseName | None) -> dict[str, Any] | None:
+    """A Japanese name as written, its reading and romaji (`inferred`: no source spells it so)."""
+    if name is None:
+        return None
+    return {"written": name.written, "reading": name.reading, "romaji": name.romaji,
+            "inferred": name.inferred}

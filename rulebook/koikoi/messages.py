@@ -2,7 +2,10 @@
 language, and the messages both halves use (request.py and explain.py keep their own)."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+
+from babel.lists import format_list
 
 from ..i18n import N_
 from ..players import Names
@@ -15,10 +18,11 @@ MSG_INTERNAL = N_("The referee could not check this request.")
 class Words:
     """The rulebook, the catalog and the players' names of one run: messages and names."""
 
-    def __init__(self, rb: Rulebook, t: Any, names: Names):
+    def __init__(self, rb: Rulebook, t: Any, names: Names, lang: str = "en"):
         self.rb = rb
         self.t = t
         self.names = names
+        self.lang = lang
 
     def n(self, forms: tuple[str, str], n: int, **values: Any) -> str:
         return self.names.cap(self.t.ngettext(forms[0], forms[1], n).format(**values))
@@ -28,6 +32,14 @@ class Words:
 
     def yaku_name(self, yaku_id: str) -> str:
         return self.t.pgettext(f"koikoi.yaku.{yaku_id}", self.rb.yaku_by_id[yaku_id].name)
+
+    def yaku_names(self, yaku_ids: Iterable[str]) -> str:
+        """Several yaku, joined as the language joins a list ("A, B and C")."""
+        names = [self.yaku_name(y) for y in yaku_ids]
+        try:
+            return format_list(names, locale=self.lang)
+        except ValueError:  # a language babel does not know: plain commas
+            return ", ".join(names)
 
     def month_name(self, number: int) -> str:
         return self.t.pgettext(f"koikoi.month.{number}", self.rb.month_by_number[number].name)

@@ -2,6 +2,26 @@
 
 Card sets are precomputed as bit masks (bit i = card index i), so matching a yaku is a
 couple of integer operations.
+
+The rulesets, as every page that compares or finds them reads them (a stable contract):
+  rb.rulesets[id]          a Ruleset: `name` (English; catalogs: title.ruleset.<id>),
+                           `sources` (keys of rb.sources), `values`, `stacks`, `options`
+  rb.options[key]          an OptionSpec: `choices` or `int_min`/`int_max` (`nullable`),
+                           `default`, `rule`, `label`; what it does to the yaku while on
+                           (`switches`, `stacks`, `fixed`, `drops`) and `is_idle(value)`
+  rb.effective_options(ruleset, overrides)   every option's value at a table
+  rb.table_value(ruleset, yaku)              a yaku's value there (None: not played)
+  rb.stacks_at(ruleset, options)             the yaku pairs that score together there
+  rb.applies(ruleset, option)                whether an option means anything there
+  rb.compared()            the keys a comparison shows, in order:
+                             `yaku.<yaku id>`   the yaku's points (absent, unknown)
+                             `group.<group id>` which yaku of an exclusive group score
+                                                together (the ruleset's `stacks`)
+                             `option.<option id>` the option's value in the ruleset
+  rb.provenance(ruleset, key) -> Sourced     how that fact was read, for every key of
+                           compared(): `basis` (rulebook/sources.py BASES), `sources`, and
+                           an optional `note` (rb.notes[note], catalogs: note.<id>). An
+                           option no source documents is `unknown` and takes its default.
 """
 from __future__ import annotations
 
@@ -10,8 +30,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..loader import RulebookError, collect_rules, collect_titles, load_yaml_checked
-from ..sources import Source, read_sources, unknown_sources
+from ..loader import (
+    RulebookError,
+    collect_asked,
+    collect_rules,
+    collect_titles,
+    load_yaml_checked,
+)
+from ..sources import Source, Sourced, check_sourced, read_sourced, read_sources, unknown_sources
+from .japanese import JapaneseNames, read_japanese
 
 FOLDER = Path(__file__).resolve().parent
 DEFAULT_PATH = FOLDER / "rulebook.yaml"
@@ -83,6 +110,18 @@ class OptionSpec:
     switches: tuple[str, ...] = ()  # yaku this true/false option turns on or off
     values: dict[str, YakuValue] = field(default_factory=dict)  # where a ruleset lacks the yaku
     spoils: int = 0  # mask of cards that, when the option is on, cancel the viewings
+    sources: tuple[str, ...] = ()  # where the variant is described (keys of rb.sources)
+    concerns: tuple[str, ...] = ()  # the yaku it is about (none: every ruleset)
+    inapplicable: Any = None  # its value where none of those yaku are played
+    stacks: tuple[frozenset[str], ...] = ()  # yaku that score together while it is on
+    fixed: tuple[str, ...] = ()  # yaku that earn no extra points while it is on
+    drops: tuple[str, ...] = ()  # yaku that are not played while it is on
+    idle: tuple[Any, ...] = ()  # values at which it adds no rule (lists of rules leave it out)
+
+    def is_idle(self, value: Any) -> bool:
+        """Whether the value adds no rule to the game (`idle`, say no match target): a list
+        of the options in force leaves it out unless a table chose it."""
+        return any(type(value) is type(v) and value == v for v in self.idle)
 
     def accepts(self, value: Any) -> bool:
         if value is None:
@@ -107,6 +146,36 @@ class Ruleset:
     values: dict[str, YakuValue]  # absent: the yaku is not part of this ruleset
     stacks: tuple[frozenset[str], ...]
     options: dict[str, Any]  # documented defaults; the rest fall back to OptionSpec.default
+    basis: str = "printed"  # how its sources state its facts (rulebook/sources.py BASES)
+    provenance: dict[str, Sourced] = field(default_factory=dict)  # facts read another way
+    inapplicable: frozenset[str] = frozenset()  # options about yaku it does not have
+
+
+@dataclass(frozen=True, slots=True)
+class KoikoiMode:
+    """A value of the option koikoi_multiplier: whose calls count, and how."""
+
+    calls: str  # "opponent" | "winner" | "both" | "none"
+    by: str  # "double": x koikoi factor once | "per_call": x(1 + step * calls)
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class FieldMode:
+    """A value of the option field_multiplier: x max(at_least, base + per_bright * n)."""
+
+    base: int
+    per_bright: int
+    at_least: int
+    rule: str
+
+    def factor(self, brights: int) -> int:
+        return max(self.at_least, self.base + self.per_bright * brights)
+
+    @property
+    def counts(self) -> bool:
+        """Whether the number of brights on the field changes the score."""
+        return self.per_bright != 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +206,8 @@ class Rulebook:
     koikoi_rule: str
     koikoi_call_step: int  # koikoi_multiplier per_call: x(1 + step * calls)
     koikoi_calls_rule: str
+    koikoi_modes: dict[str, KoikoiMode]  # koikoi_multiplier value -> what it does
+    field_modes: dict[str, FieldMode]  # field_multiplier value -> what it does
     options: dict[str, OptionSpec]
     max_rounds: int
     default_ruleset: str
@@ -144,8 +215,10 @@ class Rulebook:
     disagreements: tuple[dict[str, Any], ...]
     faq: tuple[dict[str, Any], ...]
     sections: tuple[Section, ...]
+    notes: dict[str, str] = field(default_factory=dict)  # note id -> English remark
     rules: dict[str, str] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)  # rule id -> short English title
+    asked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ways players ask (search)
     card_by_slug: dict[str, int] = field(default_factory=dict)
     yaku_by_id: dict[str, Yaku] = field(default_factory=dict)
     month_by_number: dict[int, Month] = field(default_factory=dict)
@@ -157,17 +230,52 @@ class Rulebook:
     scorer_options: tuple[str, ...] = ()
     # Compiled scorers, filled lazily per (ruleset, options); see rulebook.koikoi.scoring.
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    # Japanese names of months, cards and yaku (rulebook/koikoi/japanese.py).
+    japanese: JapaneseNames = field(default_factory=JapaneseNames)
 
     def card(self, index: int) -> Card:
         return self.cards[index]
 
     def effective_options(self, ruleset: str, overrides: dict[str, Any] | None = None) -> dict:
-        """Option defaults, then the ruleset's documented values, then the table's."""
+        """Option defaults, then the ruleset's documented values, then the table's; an
+        option about yaku the ruleset lacks keeps its `inapplicable` value (the referee
+        refuses a table's other value: options.not-in-ruleset)."""
+        rs = self.rulesets[ruleset]
         chosen = {key: spec.default for key, spec in self.options.items()}
-        chosen.update(self.rulesets[ruleset].options)
+        chosen.update(rs.options)
         if overrides:
             chosen.update(overrides)
+        for key in rs.inapplicable:
+            chosen[key] = self.options[key].inapplicable
         return chosen
+
+    def applies(self, ruleset: str, option: str) -> bool:
+        """Whether an option means anything in a ruleset (options.not-in-ruleset)."""
+        return option not in self.rulesets[ruleset].inapplicable
+
+    def compared(self) -> list[str]:
+        """The keys a comparison of the rulesets shows, in order (see the module docstring)."""
+        return [*(f"yaku.{y.id}" for y in self.yaku),
+                *(f"group.{g}" for g, stacking in self.groups.items() if stacking == "best"),
+                *(f"option.{key}" for key in self.options)]
+
+    def provenance(self, ruleset_id: str, key: str) -> Sourced:
+        """How a ruleset's fact `key` (one of compared()) was read: the ruleset's own
+        `provenance` entry, else its `basis` and `sources`; a yaku value marked `unknown`
+        and an option the ruleset leaves out are `unknown`."""
+        rs = self.rulesets[ruleset_id]
+        kind, _, name = key.partition(".")
+        if not _known_key(self, kind, name):
+            raise KeyError(key)
+        if key in rs.provenance:
+            return rs.provenance[key]
+        stated = Sourced(rs.basis, rs.sources)
+        if kind == "yaku":
+            value = rs.values.get(name)
+            return Sourced("unknown", rs.sources) if value and value.points is None else stated
+        if kind == "option" and name not in rs.options and name not in rs.inapplicable:
+            return Sourced("unknown")
+        return stated
 
     def round_month(self, number: int) -> int:
         """The month round `number` (1, 2, ...) is played in (match.round-month)."""
@@ -181,10 +289,31 @@ class Rulebook:
         return value
 
     def yaku_off(self, yaku: Yaku, options: dict[str, Any]) -> bool:
-        """Whether the table's options switch the yaku off (options.viewings, the switches)."""
+        """Whether the table's options switch the yaku off (options.viewings, the switches,
+        an option on that `drops` it)."""
         if yaku.viewing and options["viewings"] == "off":
             return True
-        return any(options[key] is False for key in self.switches.get(yaku.id, ()))
+        return any(options[key] is False for key in self.switches.get(yaku.id, ())) or any(
+            options[spec.id] is True and yaku.id in spec.drops for spec in self.options.values())
+
+    def stacks_at(self, ruleset: str, options: dict[str, Any]) -> tuple[frozenset[str], ...]:
+        """The pairs of yaku that score together at this table: the ruleset's, and those of
+        the options switched on (options.lucky-hands-stack, options.older-yaku)."""
+        return self.rulesets[ruleset].stacks + tuple(
+            pair for spec in self.options.values() if spec.stacks and options.get(spec.id) is True
+            for pair in spec.stacks)
+
+    def earns_extra(self, yaku_id: str, value: YakuValue, options: dict[str, Any]) -> bool:
+        """Whether the yaku earns extra points for extra cards at this table: its value says
+        so, and no option on makes it `fixed` (options.older-yaku)."""
+        return value.extra and not any(options[spec.id] is True and yaku_id in spec.fixed
+                                       for spec in self.options.values())
+
+
+def _known_key(rb: Rulebook, kind: str, name: str) -> bool:
+    return (kind == "yaku" and name in rb.yaku_by_id) or (
+        kind == "group" and rb.groups.get(name) == "best") or (
+        kind == "option" and name in rb.options)
 
 
 def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str, str]]:
@@ -197,7 +326,18 @@ def _cross_check(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[str,
 
 
 def _check_sources(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every source is named by something: a ruleset, a fact's provenance, an option, the
+    canonical source or the Japanese names."""
     problems = unknown_sources(data, "canonical_source", [data["canonical_source"]])
+    rulesets = data["rulesets"].values()
+    named = ({s for r in rulesets for s in r["sources"]}
+             | {s for r in rulesets for p in r.get("provenance", {}).values()
+                for s in p.get("sources", ())}
+             | {s for o in data["options"].values() for s in o.get("sources", ())}
+             | {data["canonical_source"], *data.get("japanese", {}).get("sources", ())})
+    for key in data["sources"]:
+        if key not in named:
+            problems.append((f"sources.{key}", "a source nothing names"))
     for key, ruleset in data["rulesets"].items():
         problems += unknown_sources(data, f"rulesets.{key}.sources", ruleset["sources"])
     return problems
@@ -270,6 +410,7 @@ def _check_options(data: dict[str, Any], rules: dict[str, str], yaku_group: dict
             problems.append((f"options.{key}.rule", f"unknown rule id {spec['rule']!r}"))
         if not _spec(key, spec).accepts(spec["default"]):
             problems.append((f"options.{key}.default", "not one of the allowed values"))
+        problems.extend(unknown_sources(data, f"options.{key}.sources", spec.get("sources", [])))
         problems.extend(_check_option_refs(key, spec, yaku_group, slugs))
     return problems
 
@@ -284,13 +425,21 @@ def _check_scoring(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[st
         problems.append(("round_months.first", f"no month {data['round_months']['first']}"))
     if data["default_ruleset"] not in data["rulesets"]:
         problems.append(("default_ruleset", f"no ruleset {data['default_ruleset']!r}"))
+    for modes, option in (("koikoi_modes", "koikoi_multiplier"), ("field_modes", "field_multiplier")):
+        choices = data["options"].get(option, {}).get("choices", [])
+        if set(data["scoring"][modes]) != set(choices):
+            problems.append((f"scoring.{modes}", f"must describe exactly the choices of {option}"))
+        for key, mode in data["scoring"][modes].items():
+            if mode["rule"] not in rules:
+                problems.append((f"scoring.{modes}.{key}.rule", f"unknown rule id {mode['rule']!r}"))
     return problems
 
 
 def _check_rulesets(data: dict[str, Any], rules: dict[str, str],
                     yaku_group: dict[str, str]) -> list[tuple[str, str]]:
-    """Each ruleset's rule, yaku values, stacks and options are real, and every yaku it
-    switches on by default has a documented value there."""
+    """Each ruleset's rule, yaku values, stacks, options and provenance are real, and a
+    match without a round limit has a target. (A yaku whose value is unknown may be on: the
+    referee refuses a pile that holds it.)"""
     problems = []
     options = data["options"]
     for key, ruleset in data["rulesets"].items():
@@ -311,13 +460,24 @@ def _check_rulesets(data: dict[str, Any], rules: dict[str, str],
                 problems.append((f"{where}.options.{opt}", f"no option {opt!r}"))
             elif not _spec(opt, options[opt]).accepts(value):
                 problems.append((f"{where}.options.{opt}", f"{value!r} is not an allowed value"))
-        for opt, spec in options.items():
-            if ruleset["options"].get(opt, spec["default"]) is not True:
-                continue
-            for yaku_id in spec.get("switches", []):
-                if _value(ruleset["values"].get(yaku_id, 0)).points is None:
-                    problems.append((f"{where}.options.{opt}",
-                                     f"switches on {yaku_id!r}, whose value is unknown here"))
+        problems.extend(_check_provenance(data, where, ruleset, yaku_group))
+        chosen = {k: s["default"] for k, s in options.items()} | ruleset["options"]
+        if chosen.get("rounds", 1) is None and chosen.get("match_target") is None:
+            problems.append((f"{where}.options.rounds", "a match without a round limit needs a target"))
+    return problems
+
+
+def _check_provenance(data: dict[str, Any], where: str, ruleset: dict[str, Any],
+                      yaku_group: dict[str, str]) -> list[tuple[str, str]]:
+    """A ruleset's provenance entries name real facts, sources and notes."""
+    groups = {g["id"] for g in data["groups"] if g["stacking"] == "best"}
+    names = {"yaku": set(yaku_group), "group": groups, "option": set(data["options"])}
+    problems = []
+    for key, spec in ruleset.get("provenance", {}).items():
+        kind, _, name = key.partition(".")
+        if name not in names.get(kind, ()):
+            problems.append((f"{where}.provenance.{key}", f"no {kind} {name!r}"))
+        problems.extend(check_sourced(data, f"{where}.provenance.{key}", spec))
     return problems
 
 
@@ -339,12 +499,32 @@ def _check_entries(data: dict[str, Any], rules: dict[str, str]) -> list[tuple[st
 def _check_option_refs(
     key: str, spec: dict[str, Any], yaku_group: dict[str, str], slugs: set[str]
 ) -> list[tuple[str, str]]:
-    """An option's `switches`, `values` and `spoils_viewings` name real yaku and cards."""
+    """An option's `switches`, `values`, `concerns`, `stacks` and `spoils_viewings` name real
+    yaku and cards; its `inapplicable` value is one of its values."""
     problems = []
     where = f"options.{key}"
+    for yaku_id in spec.get("concerns", []):
+        if yaku_id not in yaku_group:
+            problems.append((f"{where}.concerns", f"no yaku {yaku_id!r}"))
+    for pair in spec.get("stacks", []):
+        if any(y not in yaku_group for y in pair) or len({yaku_group.get(y) for y in pair}) != 1:
+            problems.append((f"{where}.stacks", "stacked yaku must exist and share a group"))
+    if (spec.get("switches") or spec.get("concerns")) and "inapplicable" not in spec:
+        problems.append((where, "an option about some yaku says its value where they are missing"))
+    if "inapplicable" in spec and not _spec(key, spec).accepts(spec["inapplicable"]):
+        problems.append((f"{where}.inapplicable", "not one of the allowed values"))
+    for value in spec.get("idle", []):
+        if not _spec(key, spec).accepts(value):
+            problems.append((f"{where}.idle", f"{value!r} is not one of the allowed values"))
     switches = spec.get("switches", [])
-    if (switches or "spoils_viewings" in spec) and set(spec.get("choices", [])) != {True, False}:
-        problems.append((where, "only a true/false option can switch yaku or spoil viewings"))
+    if (switches or "spoils_viewings" in spec or "stacks" in spec or "fixed" in spec
+            or "drops" in spec) and set(spec.get("choices", [])) != {True, False}:
+        reason = "only a true/false option can switch, stack, fix or drop yaku, or spoil viewings"
+        problems.append((where, reason))
+    for part in ("fixed", "drops"):
+        for yaku_id in spec.get(part, []):
+            if yaku_id not in yaku_group:
+                problems.append((f"{where}.{part}", f"no yaku {yaku_id!r}"))
     for yaku_id in switches:
         if yaku_id not in yaku_group:
             problems.append((f"{where}.switches", f"no yaku {yaku_id!r}"))
@@ -372,6 +552,13 @@ def _spec(key: str, spec: dict[str, Any], by_slug: dict[str, int] | None = None)
         switches=tuple(spec.get("switches", ())),
         values={y: _value(v) for y, v in spec.get("values", {}).items()},
         spoils=spoils,
+        sources=tuple(spec.get("sources", ())),
+        concerns=tuple(spec.get("concerns", spec.get("switches", ()))),
+        inapplicable=spec.get("inapplicable"),
+        stacks=tuple(frozenset(pair) for pair in spec.get("stacks", ())),
+        fixed=tuple(spec.get("fixed", ())),
+        drops=tuple(spec.get("drops", ())),
+        idle=tuple(spec.get("idle", ())),
     )
 
 
@@ -420,12 +607,22 @@ def _card_masks(cards: tuple[Card, ...]) -> tuple[dict[str, int], dict[str, int]
     return kind_masks, dual_masks, month_masks
 
 
-def _ruleset(key: str, r: dict[str, Any]) -> Ruleset:
+def _ruleset(key: str, r: dict[str, Any], options: dict[str, OptionSpec]) -> Ruleset:
+    values = {y: _value(v) for y, v in r["values"].items()}
+
+    def played(yaku_id: str, spec: OptionSpec) -> bool:
+        return yaku_id in values or yaku_id in spec.values
+
     return Ruleset(
         id=key, name=r["name"], rule=r["rule"], sources=tuple(r["sources"]),
-        values={y: _value(v) for y, v in r["values"].items()},
+        values=values,
         stacks=tuple(frozenset(pair) for pair in r["stacks"]),
         options=dict(r["options"]),
+        basis=r["basis"],
+        provenance={k: read_sourced(v) for k, v in r.get("provenance", {}).items()},
+        inapplicable=frozenset(
+            o for o, spec in options.items()
+            if spec.concerns and not any(played(y, spec) for y in spec.concerns)),
     )
 
 
@@ -453,7 +650,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         for yaku_id in spec.switches:
             switches[yaku_id] = (*switches.get(yaku_id, ()), spec.id)
     scorer_options = ("viewings", "sake_cup_as_plain",
-                      *(s.id for s in options.values() if s.switches or s.spoils))
+                      *(s.id for s in options.values() if s.switches or s.spoils or s.stacks))
     return Rulebook(
         source_file=source_file,
         title=data["title"],
@@ -474,17 +671,21 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         koikoi_rule=scoring["koikoi"]["rule"],
         koikoi_call_step=scoring["koikoi_calls"]["step"],
         koikoi_calls_rule=scoring["koikoi_calls"]["rule"],
+        koikoi_modes={k: KoikoiMode(**m) for k, m in scoring["koikoi_modes"].items()},
+        field_modes={k: FieldMode(**m) for k, m in scoring["field_modes"].items()},
         options=options,
         max_rounds=data["limits"]["max_rounds"],
         default_ruleset=data["default_ruleset"],
-        rulesets={key: _ruleset(key, r) for key, r in data["rulesets"].items()},
+        rulesets={key: _ruleset(key, r, options) for key, r in data["rulesets"].items()},
         disagreements=tuple(data["disagreements"]),
         faq=tuple(data["faq"]),
         sections=tuple(
             Section(s["id"], s["title"], {k: rules[k] for k in s["rules"]}) for s in data["sections"]
         ),
+        notes={k: " ".join(v.split()) for k, v in data["notes"].items()},
         rules=rules,
         titles=collect_titles(data),
+        asked=collect_asked(data),
         card_by_slug=by_slug,
         yaku_by_id={y.id: y for y in yaku},
         month_by_number={m.number: m for m in months},
@@ -493,6 +694,8 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         month_masks=month_masks,
         switches=switches,
         scorer_options=scorer_options,
+        japanese=read_japanese(data, {m.id: m.number for m in months}, set(by_slug),
+                               {y.id: y.romaji for y in yaku}, set(data["sources"])),
     )
 
 

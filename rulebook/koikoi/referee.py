@@ -28,7 +28,7 @@ def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) ->
         match = check.run(request)
         if match is None:
             return {"valid": False, "errors": [p.as_dict() for p in check.problems]}
-        return Explainer(rb, check.t, check.names).score(match)
+        return Explainer(rb, check.t, check.names, check.lang).score(match)
     except (RecursionError, MemoryError, ValueError, TypeError, KeyError, AttributeError):
         # A bug must not take the service down; the tests make sure this is never reached.
         text = translator(lang).gettext(MSG_INTERNAL)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import N_, Np_, translator
+from ..i18n import N_, Np_, listed, translator
 from ..players import OTHER, PLAYERS, Names
 from ..problems import SHARED, Problem, describe, kind_of, pointer, quoted_list, short
 from .messages import Words
@@ -17,7 +17,8 @@ MAX_NAME = 40
 TOP_FIELDS = ("game", "ruleset", "options", "players", "start", "rounds")
 START_FIELDS = ("round", "dealer", "totals")
 MAX_TOTAL = 10**6
-ROUND_FIELDS = ("winner", "captured", "koikoi", "hand")
+ROUND_FIELDS = ("winner", "captured", "koikoi", "hand", "field_brights")
+MAX_START_ROUND = 1000  # the first round listed, in a match without a fixed number of rounds
 
 
 # -- messages (translated at run time) ---------------------------------------------
@@ -37,6 +38,33 @@ MSG_OPTION_RANGE = N_('The option "{option}" must be a whole number from {min} t
 MSG_OR_NULL = N_(" or null")
 MSG_OPTION_UNDOCUMENTED = N_(
     'The {ruleset} ruleset does not document the value of {yaku}, so "{option}" cannot be on.'
+)
+MSG_OPTION_NOT_IN_RULESET = N_(
+    'The {ruleset} ruleset has no {yaku}, so "{option}" cannot be set for it.'
+)
+MSG_VALUE_UNKNOWN = N_(
+    "{player}'s pile holds {yaku}, whose value the {ruleset} ruleset does not document, so the "
+    "referee cannot score it."
+)
+MSG_FIELD_BRIGHTS = N_(
+    "The number of brights dealt to the field must be a whole number from 0 to {max}, not {value}."
+)
+MSG_FIELD_BRIGHTS_MISSING = N_(
+    "This table multiplies the score by the brights dealt to the field: say how many brights "
+    "were dealt face up to the field in this round."
+)
+MSG_KOIKOI_MINIMUM = Np_(
+    "{player} called koi-koi, but their yaku are worth {points} point, fewer than the {minimum} "
+    "a call needs at this table.",
+    "{player} called koi-koi, but their yaku are worth {points} points, fewer than the "
+    "{minimum} a call needs at this table.",
+)
+MSG_MISDEAL = N_(
+    "{player}'s dealt hand holds {yaku}: at this table that is a misdeal, so these cards were "
+    "dealt again and never played. List the round as it was dealt again."
+)
+MSG_NO_ROUND_LIMIT = N_(
+    "A match without a fixed number of rounds needs a target: set \"Points to win the match\"."
 )
 MSG_ROUNDS_EMPTY = N_("List at least one round.")
 MSG_ROUNDS_TOO_MANY = Np_(
@@ -97,6 +125,10 @@ MSG_START_ROUND = N_(
 )
 MSG_START_DEALER = N_('The dealer is "a" or "b", not {value}.')
 MSG_START_TOTAL = N_("A total so far is a whole number of points from 0 up, not {value}.")
+MSG_START_TOTAL_SIGNED = N_(
+    "A total so far is a whole number of points (below zero when points are taken from the "
+    "other player), not {value}."
+)
 
 
 @dataclass
@@ -118,14 +150,14 @@ def _listed(captured: Any) -> frozenset[str]:
 
 def _choices(values: Any, t: Any) -> str:
     """The allowed values of a field, each as a message shows a value."""
-    return ", ".join(describe(v, t) for v in values)
+    return listed((describe(v, t) for v in values), t)
 
 
 class RequestCheck(Words):
     """One request read: `run` gives the match, or None with `problems` filled in."""
 
     def __init__(self, rb: Rulebook, lang: str):
-        super().__init__(rb, translator(lang), Names(lang))
+        super().__init__(rb, translator(lang), Names(lang), lang)
         self.problems: list[Problem] = []
 
     def add(self, code: str, path: tuple[Any, ...], rule: str, template: str, **values: Any) -> None:
@@ -155,9 +187,10 @@ class RequestCheck(Words):
         if not options_ok or self.problems:
             return None
         scorer = scorer_for(rb, ruleset, options)
+        self.ruleset = ruleset
         for i, rnd in enumerate(parsed):
             if rnd is not None:
-                self.check_round_yaku(i, rnd, scorer)
+                self.check_round_yaku(i, rnd, scorer, options)
         if self.problems:
             return None
         return Match(ruleset, options, scorer, self.start, parsed)
@@ -210,21 +243,41 @@ class RequestCheck(Words):
                              or_null=self.g(MSG_OR_NULL) if spec.nullable else "")
             else:
                 chosen[key] = value
+        ok = self.check_not_in_ruleset(ruleset, chosen) and ok
         options = rb.effective_options(ruleset, chosen)
-        return options, self.check_switches(ruleset, options, chosen) and ok
+        if options["rounds"] is None and options["match_target"] is None:
+            path = ("options", "rounds") if "rounds" in chosen else ("options", "match_target")
+            self.add("option.value", path, rb.options["match_target"].rule, MSG_NO_ROUND_LIMIT)
+            ok = False
+        return options, self.check_switches(ruleset, chosen) and ok
 
-    def check_switches(self, ruleset: str, options: dict[str, Any], chosen: dict[str, Any]) -> bool:
-        """An option cannot switch on a yaku whose value the ruleset does not document."""
+    def check_not_in_ruleset(self, ruleset: str, chosen: dict[str, Any]) -> bool:
+        """options.not-in-ruleset: an option about yaku the ruleset lacks keeps its value."""
         rb = self.rb
         ok = True
-        for key, spec in rb.options.items():
-            if options[key] is not True:
+        for key, value in chosen.items():
+            spec = rb.options[key]
+            if rb.applies(ruleset, key) or value == spec.inapplicable:
+                continue
+            self.add("option.not-in-ruleset", ("options", key), "options.not-in-ruleset",
+                     MSG_OPTION_NOT_IN_RULESET, ruleset=rb.rulesets[ruleset].name,
+                     yaku=self.yaku_names(spec.concerns), option=self.t.gettext(spec.label))
+            ok = False
+        return ok
+
+    def check_switches(self, ruleset: str, chosen: dict[str, Any]) -> bool:
+        """A table cannot switch on a yaku whose value the ruleset does not document (a
+        ruleset's own default may: the referee then refuses a pile that holds it)."""
+        rb = self.rb
+        ok = True
+        for key, value in chosen.items():
+            spec = rb.options[key]
+            if value is not True:
                 continue
             for yaku_id in spec.switches:
-                value = rb.table_value(ruleset, yaku_id)
-                if value is not None and value.points is None:
-                    path = ("options", key) if key in chosen else ("ruleset",)
-                    self.add("option.value", path, spec.rule, MSG_OPTION_UNDOCUMENTED,
+                found = rb.table_value(ruleset, yaku_id)
+                if found is not None and found.points is None:
+                    self.add("option.value", ("options", key), spec.rule, MSG_OPTION_UNDOCUMENTED,
                              ruleset=rb.rulesets[ruleset].name, yaku=self.yaku_name(yaku_id),
                              option=self.t.gettext(spec.label))
                     ok = False
@@ -253,7 +306,8 @@ class RequestCheck(Words):
         """Where the listed rounds begin: the round of the match, its dealer, the totals so
         far (a checker scoring one round of a longer match sends these)."""
         rb = self.rb
-        self.start = {"round": 1, "dealer": rb.first_dealer, "totals": {"a": 0, "b": 0}}
+        points = options["start_points"]
+        self.start = {"round": 1, "dealer": rb.first_dealer, "totals": {"a": points, "b": points}}
         if not isinstance(raw, dict):
             self.add("request.type", ("start",), "referee.start", MSG_NOT_OBJECT_FIELD,
                      field="start", value=describe(raw, self.t))
@@ -263,12 +317,13 @@ class RequestCheck(Words):
                 self.add("request.unknown-field", ("start", key), "referee.start",
                          MSG_UNKNOWN_FIELD, field=short(key))
         number = raw.get("round", 1)
+        last = options["rounds"] or MAX_START_ROUND
         if type(number) is not int:
             self.add("request.type", ("start", "round"), "referee.start", MSG_NOT_NUMBER,
                      field="round", value=describe(number, self.t))
-        elif not 1 <= number <= options["rounds"]:
+        elif not 1 <= number <= last:
             self.add("start.round", ("start", "round"), "referee.start", MSG_START_ROUND,
-                     total=options["rounds"], value=describe(number, self.t))
+                     total=last, value=describe(number, self.t))
         else:
             self.start["round"] = number
         dealer = raw.get("dealer", rb.first_dealer)
@@ -282,6 +337,9 @@ class RequestCheck(Words):
             self.add("request.type", ("start", "totals"), "referee.start", MSG_NOT_OBJECT_FIELD,
                      field="totals", value=describe(totals, self.t))
             return
+        # Points taken from the other player can take a total below zero (options.zero-sum).
+        lowest, message = (-MAX_TOTAL, MSG_START_TOTAL_SIGNED) if options["zero_sum"] else (
+            0, MSG_START_TOTAL)
         for key, value in totals.items():
             if key not in PLAYERS:
                 self.add("request.unknown-field", ("start", "totals", key), "referee.start",
@@ -289,9 +347,9 @@ class RequestCheck(Words):
             elif type(value) is not int:
                 self.add("request.type", ("start", "totals", key), "referee.start",
                          MSG_NOT_NUMBER, field=key, value=describe(value, self.t))
-            elif not 0 <= value <= MAX_TOTAL:
+            elif not lowest <= value <= MAX_TOTAL:
                 self.add("start.total", ("start", "totals", key), "referee.start",
-                         MSG_START_TOTAL, value=describe(value, self.t))
+                         message, value=describe(value, self.t))
             else:
                 self.start["totals"][key] = value
 
@@ -313,6 +371,8 @@ class RequestCheck(Words):
                       rb.max_rounds, limit=rb.max_rounds)
             return []
         total, first = options["rounds"], self.start["round"]
+        if total is None:  # a match to a target ends when it is reached (explain.py checks)
+            return rounds
         for i in range(max(0, total - first + 1), len(rounds)):
             self.addn("round.after-end", ("rounds", i), "match.rounds", MSG_AFTER_END, total,
                       total=total, round=first + i)
@@ -374,6 +434,12 @@ class RequestCheck(Words):
         calls = {"a": 0, "b": 0}
         if "koikoi" in rnd:
             calls = self.check_koikoi(i, rnd["koikoi"], options)
+        brights = rnd.get("field_brights")
+        most = min(rb.kind_masks["bright"].bit_count(), rb.field_size)
+        if brights is not None and (type(brights) is not int or not 0 <= brights <= most):
+            self.add("round.field-brights", ("rounds", i, "field_brights"),
+                     rb.options["field_multiplier"].rule, MSG_FIELD_BRIGHTS, max=most,
+                     value=describe(brights, self.t))
         if len(self.problems) != before:
             return None
         return {
@@ -383,6 +449,7 @@ class RequestCheck(Words):
             "listed": _listed(rnd.get("captured")),
             "hands": {p: hands[p][0] for p in hands} if hands else {},
             "calls": calls,
+            "field_brights": brights,
         }
 
     def check_piles(self, i: int, raw: Any, field: str, dup_msg: str, both_msg: str):
@@ -448,25 +515,51 @@ class RequestCheck(Words):
                 calls[key] = value
         return calls
 
-    def check_round_yaku(self, i: int, rnd: dict[str, Any], scorer: Scorer) -> None:
+    def check_round_yaku(self, i: int, rnd: dict[str, Any], scorer: Scorer, options: dict) -> None:
+        rb = self.rb
         winner = rnd["winner"]
         piles = rnd["piles"]
-        rnd["month"] = month = self.rb.round_month(self.start["round"] + i)
+        rnd["month"] = month = rb.round_month(self.start["round"] + i)
         rnd["scores"] = scores = {p: scorer.score_pile(piles[p], month) for p in PLAYERS}
-        rnd["hand_win"], rnd["hand_draw"] = None, False
+        rnd["hand_win"], rnd["hand_draw"], rnd["hands_ignored"] = None, False, False
         lucky = {p: hs for p, hand in rnd["hands"].items() if (hs := scorer.score_hand(hand)).scored}
+        if lucky and options["lucky_hands"] == "misdeal":
+            for p, hand_score in lucky.items():
+                self.add("hand.misdeal", ("rounds", i, "hand", p), "options.lucky-hands",
+                         MSG_MISDEAL, player=self.names[p],
+                         yaku=self.yaku_names(s.yaku.id for s in hand_score.scored))
+            return
+        if len(lucky) == len(PLAYERS) and options["both_lucky_hands"] == "play_on":
+            rnd["hands_ignored"], lucky = True, {}
         if lucky:
             self.check_hand_yaku(i, rnd, lucky)
             return
-        if winner is not None and not scores[winner].scored:
+        if winner is not None and scores[winner].unknown:
+            self.add("yaku.value-unknown", ("rounds", i, "captured", winner), "referee.request",
+                     MSG_VALUE_UNKNOWN, player=self.names[winner],
+                     yaku=self.yaku_names(y.id for y in scores[winner].unknown),
+                     ruleset=rb.rulesets[self.ruleset].name)
+        elif winner is not None and not scores[winner].scored:
             self.add("winner.no-yaku", ("rounds", i, "winner"), "round.winner-needs-yaku",
                      MSG_WINNER_NO_YAKU, player=self.names[winner])
+        elif winner is not None and rnd["field_brights"] is None and rb.field_modes[
+                options["field_multiplier"]].counts:
+            self.add("round.field-brights", ("rounds", i, "field_brights"),
+                     rb.options["field_multiplier"].rule, MSG_FIELD_BRIGHTS_MISSING)
+        minimum = options["koikoi_minimum"]
         for p in PLAYERS:
             # A call is checked against a pile only when the pile is given (referee.unlisted-pile),
             # and by the pile as it may have been at the call (koikoi.call-time).
-            if rnd["calls"][p] and p in rnd["listed"] and not scorer.could_call(piles[p], month):
+            if not rnd["calls"][p] or p not in rnd["listed"]:
+                continue
+            if not scorer.could_call(piles[p], month):
                 self.add("koikoi.no-yaku", ("rounds", i, "koikoi", p), "koikoi.needs-yaku",
                          MSG_KOIKOI_NO_YAKU, player=self.names[p])
+            elif minimum is not None and not scores[p].unknown and (
+                    worth := scorer.best_base(piles[p], month)) < minimum:
+                self.addn("koikoi.minimum", ("rounds", i, "koikoi", p), "koikoi.minimum",
+                          MSG_KOIKOI_MINIMUM, worth, player=self.names[p], points=worth,
+                          minimum=minimum)
 
     def check_hand_yaku(self, i: int, rnd: dict[str, Any], lucky: dict[str, PileScore]) -> None:
         """scoring.hand-yaku, round.both-hand-yaku: a hand yaku ends the round at the deal."""

@@ -38,6 +38,8 @@ class Dropped(NamedTuple):
 class PileScore:
     scored: tuple[Scored, ...]  # the yaku that score, in rulebook order
     dropped: tuple[Dropped, ...]  # complete yaku that do not score, with the reason
+    # complete yaku whose value the ruleset does not document: the pile cannot be scored
+    unknown: tuple[Yaku, ...] = ()
 
     @property
     def base(self) -> int:
@@ -61,7 +63,7 @@ class _Compiled:
     """One yaku, ready to match against one kind-mask variant."""
     yaku: Yaku
     index: int
-    points: int
+    points: int | None  # None: the ruleset does not document its value
     count_mask: int  # cards that count towards count_min
     extra_mask: int  # cards that add +1 beyond `need` (0: no extra points)
     need: int
@@ -71,7 +73,6 @@ class _Compiled:
 class Scorer:
     def __init__(self, rb: Rulebook, ruleset: str, options: dict[str, Any]):
         self.rb = rb
-        rs = rb.rulesets[ruleset]
         self.viewings = options["viewings"]
         # The options switched on whose cards spoil the viewings.
         self.spoilers = tuple(
@@ -80,18 +81,18 @@ class Scorer:
         self.spoil_mask = 0
         for _, cards in self.spoilers:
             self.spoil_mask |= cards
-        active: list[tuple[Yaku, int, bool]] = []
+        active: list[tuple[Yaku, int | None, bool]] = []
         for y in rb.yaku:
             value = rb.table_value(ruleset, y.id)
-            if value is None or value.points is None or rb.yaku_off(y, options):
+            if value is None or rb.yaku_off(y, options):
                 continue
-            active.append((y, value.points, value.extra))
+            active.append((y, value.points, rb.earns_extra(y.id, value, options)))
         self.uses_month = any(y.match == "round_month" for y, _, _ in active)
         self.variants = [
             self._compile(active, masks) for masks in self._kind_variants(options["sake_cup_as_plain"])
         ]
         # Per group: the combinations of yaku allowed to score together, best first tried.
-        stacks = rs.stacks
+        stacks = rb.stacks_at(ruleset, options)
         self.groups: list[tuple[str, tuple[int, ...], tuple[frozenset[int], ...] | None]] = []
         for group, stacking in rb.groups.items():
             members = tuple(i for i, (y, _, _) in enumerate(active) if y.group == group)
@@ -129,7 +130,7 @@ class Scorer:
         return [base, swapped]
 
     @staticmethod
-    def _compile(active: list[tuple[Yaku, int, bool]], masks: dict[str, int]) -> list[_Compiled]:
+    def _compile(active: list[tuple[Yaku, int | None, bool]], masks: dict[str, int]) -> list[_Compiled]:
         out = []
         for i, (y, points, extra) in enumerate(active):
             extra_mask = masks[y.extra] if (extra and y.extra) else 0
@@ -159,10 +160,21 @@ class Scorer:
 
     def could_call(self, pile: int, month: int | None = None) -> bool:
         """koikoi.call-time: whether the pile holds a yaku, or held one before a spoiler came."""
-        if self.score_pile(pile, month).scored:
+        score = self.score_pile(pile, month)
+        if score.scored or score.unknown:
             return True
-        return bool(pile & self.spoil_mask) and bool(
-            self.score_pile(pile & ~self.spoil_mask, month).scored)
+        if not pile & self.spoil_mask:
+            return False
+        before = self.score_pile(pile & ~self.spoil_mask, month)
+        return bool(before.scored or before.unknown)
+
+    def best_base(self, pile: int, month: int | None = None) -> int:
+        """The most a pile can have been worth when a call was made (koikoi.minimum): its
+        base score now, or before the cards that spoil the viewings came."""
+        base = self.score_pile(pile, month).base
+        if pile & self.spoil_mask:
+            base = max(base, self.score_pile(pile & ~self.spoil_mask, month).base)
+        return base
 
     def _holds(self, c: _Compiled, pile: int, month: int | None) -> int | None:
         """The cards to show when the pile holds compiled yaku `c`, else None."""
@@ -181,10 +193,14 @@ class Scorer:
     def _score_variant(self, pile: int, compiled: list[_Compiled], month: int | None) -> PileScore:
         matched: dict[int, Scored] = {}
         dropped: list[Dropped] = []
+        unknown: list[Yaku] = []
         for c in compiled:
             y = c.yaku
             show = self._holds(c, pile, month)
             if show is None:
+                continue
+            if c.points is None:
+                unknown.append(y)
                 continue
             if y.viewing and pile & self.spoil_mask:
                 option, cards = next((o, m) for o, m in self.spoilers if pile & m)
@@ -198,7 +214,7 @@ class Scorer:
         if self.viewings == "with_other" and not any(not s.yaku.viewing for s in scored):
             dropped.extend(Dropped(s.yaku, DROPPED_ALONE) for s in scored if s.yaku.viewing)
             scored = [s for s in scored if not s.yaku.viewing]
-        return PileScore(tuple(scored), tuple(dropped))
+        return PileScore(tuple(scored), tuple(dropped), tuple(unknown))
 
     def _resolve(self, matched: dict[int, Scored], dropped: list[Dropped]) -> list[Scored]:
         chosen: set[int] = set()
@@ -229,6 +245,7 @@ class Scorer:
         pairs = sum(n // 2 for n in counts)
         top = max(counts)
         matched: dict[int, Scored] = {}
+        unknown: list[Yaku] = []
         for c in self.variants[0]:
             y = c.yaku
             if not y.hand:
@@ -237,9 +254,12 @@ class Scorer:
                 continue
             if y.hand_pairs and pairs < y.hand_pairs:
                 continue
+            if c.points is None:
+                unknown.append(y)
+                continue
             matched[c.index] = Scored(y, c.points, hand)
         dropped: list[Dropped] = []
-        return PileScore(tuple(self._resolve(matched, dropped)), tuple(dropped))
+        return PileScore(tuple(self._resolve(matched, dropped)), tuple(dropped), tuple(unknown))
 
 
 def _union(stacks: Iterable[frozenset[str]], pair: tuple[str, str]) -> frozenset[str]:
@@ -258,23 +278,32 @@ def scorer_for(rb: Rulebook, ruleset: str, options: dict[str, Any]) -> Scorer:
     return found
 
 
+# Multiplier reasons, by whose koi-koi calls a mode counts (scoring.koikoi_modes).
+KOIKOI_REASONS = {"opponent": "opponent-koikoi", "winner": "winner-koikoi", "both": "any-koikoi"}
+
+
 def multipliers(
-    rb: Rulebook, options: dict[str, Any], base: int, winner_calls: int, opponent_calls: int
+    rb: Rulebook, options: dict[str, Any], base: int, winner_calls: int, opponent_calls: int,
+    field_brights: int | None = None,
 ) -> tuple[list[Multiplier], int, bool]:
-    """The multipliers of a won round, the effective total factor, and whether it was capped."""
+    """The multipliers of a won round, the effective total factor, and whether it was capped.
+    `field_brights`: the brights dealt to the field (None: a hand yaku's win, never
+    multiplied by the field)."""
     out: list[Multiplier] = []
     if options["seven_point_double"] and base >= rb.seven_threshold:
         out.append(Multiplier("seven-points", rb.seven_factor, rb.seven_rule))
-    mode = options["koikoi_multiplier"]
-    if mode == "opponent_called" and opponent_calls:
-        out.append(Multiplier("opponent-koikoi", rb.koikoi_factor, rb.koikoi_rule, opponent_calls))
-    elif mode == "winner_called" and winner_calls:
-        out.append(Multiplier("winner-koikoi", rb.koikoi_factor, rb.koikoi_rule, winner_calls))
-    elif mode == "per_call" and winner_calls + opponent_calls:
-        # scoring.koikoi-calls: x(1 + step * calls), counting both players' calls.
-        calls = winner_calls + opponent_calls
-        out.append(Multiplier("koikoi-calls", 1 + rb.koikoi_call_step * calls, rb.koikoi_calls_rule,
-                              calls))
+    mode = rb.koikoi_modes[options["koikoi_multiplier"]]
+    calls = {"opponent": opponent_calls, "winner": winner_calls,
+             "both": winner_calls + opponent_calls, "none": 0}[mode.calls]
+    if calls and mode.by == "per_call":
+        # scoring.koikoi-calls: x(1 + step * calls).
+        out.append(Multiplier("koikoi-calls", 1 + rb.koikoi_call_step * calls, mode.rule, calls))
+    elif calls:
+        out.append(Multiplier(KOIKOI_REASONS[mode.calls], rb.koikoi_factor, mode.rule, calls))
+    field = rb.field_modes[options["field_multiplier"]]
+    if field.counts and field_brights is not None and field.factor(field_brights) != 1:
+        out.append(Multiplier("field-brights", field.factor(field_brights), field.rule,
+                              field_brights))
     total = 1
     for m in out:
         total *= m.factor

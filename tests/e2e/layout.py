@@ -11,7 +11,8 @@ def screenshot_languages(size: str) -> tuple[str, ...]:
     return tuple(LANGUAGES) if size == "phone" else ("en", "de")
 
 # Words wider than the element that holds them: the browser would break them mid-word
-# ("Butterflie/s"). Hidden text and visually hidden labels are not looked at.
+# ("Butterflie/s"). Hidden text and visually hidden labels are not looked at; Japanese text,
+# which breaks between characters, only for its runs of Latin letters and digits.
 BROKEN_WORDS = """sel => {
   const ctx = document.createElement('canvas').getContext('2d');
   const bad = new Set();
@@ -22,7 +23,9 @@ BROKEN_WORDS = """sel => {
     const s = getComputedStyle(e);
     ctx.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
     const room = e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
-    for (const word of copy.textContent.trim().split(/\\s+/)) {
+    // Japanese and Chinese characters are each a place a line may break: only the runs of
+    // other letters between them are words that must fit
+    for (const word of copy.textContent.trim().split(/[\\s\u3000-\u9fff\uff00-\uffef]+/)) {
       if (word && ctx.measureText(word).width > room + 0.5) bad.add(word);
     }
   });

@@ -409,7 +409,8 @@ def test_options_menus_and_search_work_without_javascript(no_js_page, live_serve
 BROKEN_WORDS = """els => els.flatMap(el => {
   const out = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
   for (let node; (node = walker.nextNode());) {
-    for (const m of node.data.matchAll(/[^\\s\u2011-]+[\u2011-]?/g)) {  // a hyphen may end a line
+    // a hyphen may end a line; Japanese breaks between any two characters (none is a word)
+    for (const m of node.data.matchAll(/[^\\s\u2011\u3000-\u9fff\uff00-\uffef-]+[\u2011-]?/g)) {
       const range = document.createRange();
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
@@ -617,13 +618,13 @@ def test_screenshots_of_every_page_type(browser, live_server, artifacts, lang):
                 page.screenshot(path=str(folder / f"{name}-{lang}-{size}.png"))
 
 
-# Every page type in one of two languages, taken in turn (Latin and Cyrillic script, the
+# Every page type in one of three languages, taken in turn (Latin, Cyrillic and Japanese script, the
 # longest words); the dark scheme and the open menus on a phone below; every language's
 # layout above. The Koi-Koi rules page is scanned for every impact in test_koikoi_e2e.
 AXE_PAGE_TYPES = [page_type for page_type in PAGE_TYPES if page_type != "rules-koikoi"]
 
 
-@pytest.mark.parametrize("page_type, lang", [(page_type, ("de", "uk")[i % 2])
+@pytest.mark.parametrize("page_type, lang", [(page_type, ("de", "uk", "ja")[i % 3])
                                              for i, page_type in enumerate(AXE_PAGE_TYPES)])
 def test_axe_no_serious_violations(axe_tab, live_server, page_type, lang):
     tab = axe_tab

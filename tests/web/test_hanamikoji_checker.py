@@ -404,7 +404,7 @@ def test_a_choice_the_menus_lack_is_named_once_and_the_default_scores(client):
 # A clash (A: four geishas, B: eleven charm points) with names of both genders per language.
 CLASH = "a=2,2,2,2,0,0,0&b=0,0,0,0,2,3,3&check=1"
 NAMES = {"en": ("Olena", "Jonas"), "de": ("Anke", "Jürgen"), "uk": ("Олена", "Тарас"),
-         "es": ("María", "José"), "fr": ("Élodie", "Ayane")}
+         "es": ("María", "José"), "fr": ("Élodie", "Ayane"), "ja": ("美咲", "翔太")}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

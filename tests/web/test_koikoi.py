@@ -284,7 +284,8 @@ def test_checker_next_dealer_follows_the_ruleset(client):
         for ruleset in ("fudawiki", "nintendo", "gamedesign")}
     assert after["fudawiki"]["dealer"] == "b" and "dealer" not in after["nintendo"]  # A: default
     assert after["fudawiki"]["round"] == after["nintendo"]["round"] == "3"
-    assert after["gamedesign"]["tb"] == "6"  # the dealer's 6 points after a draw
+    # the dealer's 6 points after a draw, from Hanafuda Flash's 10, taken from A (zero-sum)
+    assert after["gamedesign"]["tb"] == "16" and after["gamedesign"]["ta"] == "4"
     assert after["gamedesign"]["dealer"] == "b"  # and the deal it keeps
 
 

@@ -138,7 +138,7 @@ def test_rule_text_renders_action_names(client):
 # -- language negotiation, switcher, 404 ----------------------------------------------
 @pytest.mark.parametrize(
     "header, lang", [("de-DE,de;q=0.9", "de"), ("uk", "uk"), ("es-MX", "es"),
-                     ("fr-CA,en;q=0.5", "fr"), ("ja", "en"), ("", "en")],
+                     ("fr-CA,en;q=0.5", "fr"), ("ja-JP,ja;q=0.9", "ja"), ("zh", "en"), ("", "en")],
 )
 def test_root_negotiates(client, header, lang):
     response = client.get("/", headers={"Accept-Language": header})
@@ -303,7 +303,9 @@ def search_hits(client, lang, query, extra="", path="hanamikoji/search"):
 def test_search_finds_rules_case_and_accent_insensitive(client):
     assert "action.gift" in search_hits(client, "en", "GIFT")
     assert "action.tradeoff" in search_hits(client, "en", "discard face down")
-    assert search_hits(client, "en", "discard zebra") == []
+    # no word is required (issue 20): the best partial match first; a word no rule uses, nothing
+    assert search_hits(client, "en", "discard zebra")[0] == "action.tradeoff"
+    assert search_hits(client, "en", "zebra") == []
     assert "action.tradeoff" in search_hits(client, "en", "trade-off", "&edition=emperors4")
     assert "scoring.tie-keeps-marker" in search_hits(client, "en", "tie keeps")  # its title
 

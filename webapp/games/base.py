@@ -98,6 +98,28 @@ class Terms(Protocol):
 
     def canonical_source(self) -> Markup: ...
 
+    # What the search reads (webapp/pages/search.py); GameTerms gives each a default.
+    def search_text(self, rule_id: str) -> str:
+        """The words that find a rule's text (the page's text, or more: every edition's
+        names of what it names)."""
+        ...
+
+    def search_names(self, rule_id: str) -> list[str]:
+        """Other names that find a rule (an action's printed names, a yaku's)."""
+        ...
+
+    def asked(self, rule_id: str) -> list[str]:
+        """The ways players of this language ask for a rule (never shown)."""
+        ...
+
+    def search_kind(self, rule_id: str) -> tuple[str, tuple[str, ...]]:
+        """"rule", "answer" (an FAQ entry) or "note", and the rules it is about."""
+        ...
+
+    def in_force(self, rule_id: str) -> tuple[str, list[Markup]] | None:
+        """What a rule amounts to under the page's options, for the search's answer card."""
+        ...
+
 
 def no_highlights(rulebook: Any, options: Options) -> dict[str, Label]:
     return {}

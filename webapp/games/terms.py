@@ -12,7 +12,8 @@ from typing import Any
 from babel import Locale
 from markupsafe import Markup, escape
 
-from rulebook.i18n import N_, translator
+from rulebook.i18n import N_, listed, translator
+from rulebook.loader import ASKED_SEPARATOR
 from rulebook.sources import capitalized
 
 # Punctuation that differs by language (French puts a no-break space before the colon), for
@@ -20,6 +21,9 @@ from rulebook.sources import capitalized
 LABELLED = N_("%(label)s: %(value)s")
 # Translators: an edition's printed name for an action, after the site's own name
 PRINTED = N_("(%(publisher)s: %(name)s)")
+# Translators: a name followed by a short note in brackets (a work's own title, "inferred"),
+# with your language's brackets and spacing
+NOTED = N_("%(name)s (%(note)s)")
 
 
 class KeepMissing(dict):
@@ -74,6 +78,14 @@ class GameTerms:
         """ "Deep Water Games: …" with the language's punctuation (label and value escaped)."""
         return Markup(escape(self.gettext(LABELLED))) % {"label": label, "value": value}
 
+    def listed(self, names: Any) -> str:
+        """Names one after the other, with the language's separator."""
+        return listed(names, self._t)
+
+    def noted(self, name: Any, note: Any) -> Markup:
+        """ "FudaWiki's page … (Koi-Koi)": a name and its note in brackets (both escaped)."""
+        return Markup(escape(self.gettext(NOTED))) % {"name": name, "note": note}
+
     def printed_name(self, printed: PrintedName) -> Markup:
         """ "(Deep Water Games: <span lang="en">Discard</span>)", an action tile's aside."""
         name = Markup('<span lang="{}">{}</span>').format(printed.lang, printed.name)
@@ -98,6 +110,44 @@ class GameTerms:
     def language(self, code: str) -> str:
         return language_name(code, self.lang)
 
+    # -- what the search reads (webapp/pages/search.py) ---------------------------------
+    def search_text(self, rule_id: str) -> str:
+        """The text the search reads for a rule: the page's text, unless a game says more."""
+        return self.rule(rule_id)
+
+    def search_names(self, rule_id: str) -> list[str]:
+        """Other names that find a rule (an action's names in every edition, a yaku's)."""
+        return []
+
+    def asked(self, rule_id: str) -> list[str]:
+        """The ways players ask for a rule in this language (its `asked:` in the YAML; the
+        catalog entry `asked.<rule id>` holds each language's own, separated by " | ").
+        The search reads them; no page shows them."""
+        english = self.rb.asked.get(rule_id)
+        if not english:
+            return []
+        own = self.p(f"asked.{rule_id}", ASKED_SEPARATOR.join(english))
+        return [phrasing.strip() for phrasing in own.split(ASKED_SEPARATOR.strip())
+                if phrasing.strip()]
+
+    def in_force(self, rule_id: str) -> tuple[str, list[Markup]] | None:
+        """What a rule amounts to under the page's edition, ruleset and options, beside its
+        text where the search shows it as the answer: (a caption, ["label: value", ...]), or
+        None."""
+        return None
+
+    def search_kind(self, rule_id: str) -> tuple[str, tuple[str, ...]]:
+        """What a rule is to the search, and what it is about: an FAQ entry is an `answer`
+        (about the rules that settle it), where sources disagree a `note` (about its rule),
+        anything else a `rule`. A game may call more of its rules notes."""
+        for entry in self.rb.faq:
+            if entry["id"] == rule_id:
+                return "answer", tuple(entry.get("rules", ()))
+        for entry in self.rb.disagreements:
+            if entry["id"] == rule_id:
+                return "note", tuple(filter(None, (entry.get("rule"), entry.get("canonical"))))
+        return "rule", ()
+
     # -- sources -----------------------------------------------------------------------
     def source(self, key: str) -> Markup:
         """What a source is, in this language, with the work's own title marked by language:
@@ -105,7 +155,7 @@ class GameTerms:
         src = self.rb.sources[key]
         about = escape(self.p(f"source.{key}", src.about))
         if src.title:
-            return Markup('{} (<cite lang="{}">{}</cite>)').format(about, src.lang, src.title)
+            return self.noted(about, Markup('<cite lang="{}">{}</cite>').format(src.lang, src.title))
         return about
 
     def sources(self, keys: Any, alone: bool = False) -> Markup:

@@ -24,7 +24,7 @@ from ..games.base import no_summary
 
 MAX_DESCRIPTION = 200  # characters; previews cut longer texts themselves, mid-word
 DESCRIPTIONS = {
-    "home": N_("Rules of two-player Japanese card games (%(games)s) in five languages, and a "
+    "home": N_("Rules of two-player Japanese card games (%(games)s) in your language, and a "
                "referee that scores a finished round with the rules that decide it."),
     "rules": N_("%(game)s: the complete rules in plain words, with what each edition, ruleset "
                 "and variant changes."),
@@ -34,6 +34,7 @@ DESCRIPTIONS = {
     "search.query": N_("%(game)s: the rules that match %(query)s."),
     "checker": N_("%(game)s: enter a finished round and get the official score, with the "
                   "rules that decide it."),
+    "compare": N_("%(game)s: every ruleset or edition side by side, each value with its source."),
     "ruling": N_("A %(game)s round scored by Shinpan. %(verdict)s"),
     "developers": N_("The referee of this site's games (%(games)s) for programs: a JSON API "
                      "and a command line, with the rule behind every step of a ruling."),

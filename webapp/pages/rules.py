@@ -115,14 +115,29 @@ def joined_links(links: list[tuple[str, str]]) -> Markup:
 
 
 @dataclass(frozen=True)
+class Result:
+    """A search hit as the page shows it: in the edition and options in force, the words
+    that matched marked."""
+
+    rule_id: str
+    kind: str  # rule, answer or note (webapp/pages/search.py)
+    rule_title: Markup
+    title: Markup  # its section's title
+    text: Markup
+    score: float
+
+
+@dataclass(frozen=True)
 class Found:
-    """The rules of one game that contain every word of a search, with their links."""
+    """What a search found in one game's rules, best first, with their links."""
 
     game: Any
     terms: Any
-    hits: list[searching.Hit]
+    hits: list[Result]
     url: Callable[[str], str]  # rule id -> its place on the rules page
     suggestion: str | None = None  # "did you mean", when a word is not the rules' own
+    answer: Result | None = None  # the hit that clearly answers the query (also in `hits`)
+    knows_every_word: bool = False  # the rules use every word of the query as typed
 
 
 def read_query(args: Mapping[str, str], notices: list[str]) -> str:
@@ -144,20 +159,49 @@ def find(game_slug: str, query: str, lang: str, options: Any = None,
     game = GAMES[game_slug]
     rb = game.rulebook
     options = options or game.options(rb, {})
-    index = searching.build_index(game_slug, lang, options.values.get("edition", ""))
+    terms = game.terms(rb, lang, options)
+    index = searching.build_index(game_slug, lang)
     if url is None:
         def url(rule_id: str) -> str:
             return place_of(game_slug, rule_id,
                             lambda anchor: url_for("rules.rules", game=game_slug, _anchor=anchor))
     hits = searching.search(index, query)
-    return Found(game, game.terms(rb, lang, options), hits, url, searching.suggest(index, query))
+    sections = {section.id: terms.section_title(section) for section in rb.sections}
+
+    def shown(hit: searching.Hit) -> Result:
+        def marked(text: str) -> Markup:
+            return searching.highlight(text, hit.marked, lang)
+
+        return Result(hit.rule_id, hit.entry.kind, marked(terms.rule_title(hit.rule_id)),
+                      marked(sections[hit.entry.section_id]), marked(terms.rule(hit.rule_id)),
+                      hit.score)
+
+    results = [shown(hit) for hit in hits]
+    best = searching.answer(hits)
+    return Found(game, terms, results, url, searching.suggest(index, query),
+                 results[hits.index(best)] if best else None,
+                 searching.knows_every_word(index, query))
+
+
+def best_answer(found: list[Found]) -> tuple[Found, Result] | None:
+    """The answer card of a search over one or more games: a game's answer, when no other
+    game's best hit comes near it."""
+    answers = [group for group in found if group.answer]
+    if len(answers) != 1:
+        return None
+    group = answers[0]
+    others = [g.hits[0].score for g in found if g is not group and g.hits]
+    if any(group.answer.score < searching.CLEAR * score for score in others):
+        return None
+    return group, group.answer
 
 
 def did_you_mean(found: list[Found]) -> str | None:
     """The query as the rules would write it, when no game's rules use all its words as
     typed (a word one game uses is not a typo because the other lacks it)."""
-    suggestions = [group.suggestion for group in found]
-    return suggestions[0] if suggestions and all(suggestions) else None
+    if any(group.knows_every_word for group in found):
+        return None
+    return next((group.suggestion for group in found if group.suggestion), None)
 
 
 @bp.get("/<lang:lang>/<game:game>/")
@@ -176,4 +220,4 @@ def search(game: str):
     query = read_query(request.args, ctx["notices"])
     found = [find(game, query, g.lang, ctx["options"], ctx["rule_url"])] if query else []
     return render_template("rules/search.html", page="search", query=query, found=found,
-                           suggestion=did_you_mean(found), **ctx)
+                           suggestion=did_you_mean(found), best=best_answer(found), **ctx)

@@ -24,7 +24,7 @@ from .. import api
 from ..games import GAMES
 from . import languages
 from .meta import game_names
-from .rules import DEVELOPER_SECTION, did_you_mean, find, read_query
+from .rules import DEVELOPER_SECTION, best_answer, did_you_mean, find, read_query
 
 bp = Blueprint("site", __name__)
 
@@ -53,7 +53,8 @@ def search():
     query = read_query(request.args, notices)
     found = [find(slug, query, g.lang) for slug in GAMES] if query else []
     return render_template("rules/search.html", page="search", query=query, found=found,
-                           suggestion=did_you_mean(found), notices=notices)
+                           suggestion=did_you_mean(found), best=best_answer(found),
+                           notices=notices)
 
 
 @bp.get("/<lang:lang>/developers")

@@ -156,3 +156,150 @@ def test_refresh_switch_start_wrong_starter_is_one_error_that_says_why():
     error = r["errors"][0]
     assert error["rule"] == "refresh.switch-start" and error["path"] == "/rounds/0/actions/0/player"
     assert "Player B starts round 2" in error["message"] and "second in round 1" in error["message"]
+
+
+# -- the second audit: tie messages, playing on, who starts, the canonical text --------------
+@pytest.mark.rule("hanamikoji", "tiebreak.unknown")
+def test_tiebreak_unknown_says_only_reviews_were_read():
+    """tiebreak.unknown: Kosmos's book was not read, so the ruling says its reviews are silent."""
+    r = referee({"game": "hanamikoji", "edition": "kosmos", "rounds": [{"board": TIED}] * 3})
+    text = messages(r)
+    assert "reviews" in text and "rulebook does not say" not in text
+    rb = load_rulebook()
+    assert rb.editions["kosmos"].round_limit.sourced.basis == "reported"
+    assert "rather than its rulebook" in rb.rules["tiebreak.unknown"]
+
+
+@pytest.mark.rule("hanamikoji", "victory.game-length")
+def test_victory_game_length_playing_on_is_sourced_for_kosmos_only():
+    """victory.game-length: Kosmos names playing on as the option; for Iello no source says."""
+    rb = load_rulebook()
+    assert rb.editions["kosmos"].round_limit.status == "normal"
+    assert rb.editions["iello"].round_limit.status == "final"
+    assert rb.round_limit_default("iello") and rb.round_limit_default("kosmos")
+    r = third_round("iello")
+    assert "plays at most 3 rounds" in messages(r)
+
+
+@pytest.mark.rule("hanamikoji", "setup.first-player")
+def test_setup_first_player_kosmos_birthday():
+    """setup.first-player: EmperorS4's youngest player; Kosmos's most recent birthday."""
+    rb = load_rulebook()
+    assert rb.editions["emperors4"].first_player == "youngest"
+    assert rb.editions["kosmos"].first_player == "birthday"
+    assert rb.provenance("kosmos", "first_player").basis == "reported"
+    assert rb.provenance("iello", "first_player").basis == "unknown"
+    assert "birthday" in rb.rules["setup.first-player"] and "youngest" in rb.rules["setup.first-player"]
+
+
+@pytest.mark.rule("hanamikoji", "edition.action-names")
+def test_edition_action_names_canonical_source_is_emperors4():
+    """edition.action-names: the canonical rules are EmperorS4's text, named as Deep Water's."""
+    rb = load_rulebook()
+    assert rb.canonical_source == "rb-e4" and rb.sources["rb-e4"].about.startswith("The EmperorS4")
+    text = rb.rules["edition.action-names"]
+    assert "follow the original EmperorS4 rulebook (2016)" in text and "Deep Water Games rulebook" not in text
+
+
+# -- editions added from reviews -------------------------------------------------------------
+@pytest.mark.rule("hanamikoji", "edition.msedizioni")
+def test_edition_msedizioni_reviews_disagree():
+    """edition.msedizioni: reviews disagree on three rounds: the referee plays on, unsettled."""
+    rb = load_rulebook()
+    e = rb.editions["msedizioni"]
+    assert (e.language, e.year, e.round_limit.status) == ("it", 2019, "unknown")
+    assert e.actions["secret"] == "Segreto" and e.actions["gift"] is None
+    assert rb.provenance("msedizioni", "actions.gift").basis == "unknown"
+    assert not rb.round_limit_default("msedizioni")
+    r = third_round("msedizioni")
+    assert r["result"]["status"] == "continue"
+    limited = third_round("msedizioni", round_limit=True)
+    assert limited["result"]["status"] == "undecided"
+    assert "do not settle whether the MS Edizioni edition has this limit" in messages(limited)
+
+
+@pytest.mark.rule("hanamikoji", "edition.whynot", "edition.jixia")
+def test_edition_whynot_and_jixia_themes():
+    """edition.whynot, edition.jixia: dancers and scholars; names and limits not documented."""
+    rb = load_rulebook()
+    assert rb.editions["whynot"].theme == "dancers" and rb.editions["jixia"].theme == "scholars"
+    assert rb.editions["jixia"].name == "Jixia Academy"
+    for edition in ("whynot", "jixia"):
+        assert all(name is None for name in rb.editions[edition].actions.values())
+        assert rb.provenance(edition, "round_limit").basis == "unknown"
+
+
+@pytest.mark.rule("hanamikoji", "edition.compare")
+def test_edition_compare_every_fact_has_its_provenance():
+    """edition.compare: each cell of the comparison names how it was read and from where."""
+    from rulebook.sources import BASES
+    rb = load_rulebook()
+    keys = rb.compared()
+    assert {f"actions.{a}" for a in rb.actions} <= set(keys)
+    for edition in rb.editions:
+        for key in keys:
+            read = rb.provenance(edition, key)
+            assert read.basis in BASES and all(s in rb.sources for s in read.sources), (edition, key)
+            assert read.basis == "unknown" or read.sources, (edition, key)
+
+
+# -- the disagreements and the FAQ say what the data says -----------------------------------
+# How their prose names each edition: an edition added without a name here fails the test.
+PROSE = {"deepwater": "Deep Water Games", "emperors4": "EmperorS4", "geekach": "Geekach",
+         "kosmos": "Kosmos", "iello": "Iello", "msedizioni": "MS Edizioni",
+         "whynot": "WhyNot Games", "jixia": "Jixia Academy"}
+SAYS = {  # what each text says of an edition's three-round limit, by its status
+    "disagree.round-limit-tiebreak": {"normal": "end the game after three rounds",
+                                      "final": "end the game after three rounds",
+                                      "optional": "offer the limit", "none": "does not have it",
+                                      "unknown": ("disagree", "do not say")},
+    "faq.how-many-rounds": {"normal": "stop after the third round",
+                            "final": "stop after the third round",
+                            "optional": "play on until", "none": "play on until",
+                            "unknown": ("disagree", "do not say")}}
+
+
+def said_of(text: str, name: str, phrases) -> str | None:
+    """Which of the phrases the text says first after it names the edition."""
+    start = text.index(name)
+    found = {p: text.find(p, start) for p in phrases if text.find(p, start) >= 0}
+    return min(found, key=found.get) if found else None
+
+
+@pytest.mark.rule("hanamikoji", "disagree.round-limit-tiebreak", "faq.how-many-rounds")
+@pytest.mark.parametrize("rule_id", sorted(SAYS))
+def test_disagree_round_limit_matches_the_data(rule_id):
+    rb = load_rulebook()
+    assert set(PROSE) == set(rb.editions)
+    text = rb.rules[rule_id]
+    phrases = [p for v in SAYS[rule_id].values() for p in ((v,) if isinstance(v, str) else v)]
+    for edition, name in PROSE.items():
+        status = rb.editions[edition].round_limit.status
+        expected = SAYS[rule_id][status]
+        assert said_of(text, name, phrases) in ((expected,) if isinstance(expected, str) else expected), edition
+        if status == "optional":  # named where the option is offered too
+            offer = next(s for s in text.split(". ") if "offer the" in s)
+            assert name in offer, edition
+
+
+@pytest.mark.rule("hanamikoji", "disagree.first-player", "setup.first-player")
+def test_disagree_first_player_matches_the_data():
+    rb = load_rulebook()
+    text = rb.rules["disagree.first-player"]
+    for edition, name in PROSE.items():
+        first = rb.editions[edition].first_player
+        if first == "unknown":
+            assert rb.provenance(edition, "first_player").basis == "unknown"
+            continue
+        assert said_of(text, name, ("youngest", "birthday")) == first, edition
+        basis = rb.provenance(edition, "first_player").basis
+        start = text.index(name)
+        ends = [i for other in PROSE.values() if other != name for i in [text.find(other, start)] if i > 0]
+        assert ("reviews report" in text[start:min(ends, default=len(text))]) is (basis == "reported")
+
+
+@pytest.mark.rule("hanamikoji", "faq.how-many-rounds", "edition.compare")
+def test_faq_how_many_rounds_points_to_the_comparison():
+    rb = load_rulebook()
+    entry = next(e for e in rb.faq if e["id"] == "faq.how-many-rounds")
+    assert "edition.compare" in entry["rules"] and "comparison page" in rb.rules["faq.how-many-rounds"]

@@ -95,8 +95,10 @@ def test_yaku_best_in_group_one_yaku_per_best_group(table, pile):
     stacked = RB.rulesets[table["ruleset"]].stacks
     for group, stacking in RB.groups.items():
         in_group = [s.yaku.id for s in score.scored if s.yaku.group == group]
-        if stacking == "best" and len(in_group) > 1:
-            assert any(set(in_group) <= s for s in stacked), in_group
+        if stacking == "best":  # every two that score together are declared to stack
+            for i, first in enumerate(in_group):
+                for second in in_group[i + 1:]:
+                    assert any({first, second} <= s for s in stacked), in_group
 
 
 @st.composite
@@ -114,6 +116,8 @@ def matches(draw):
         winner = draw(st.sampled_from(["a", "b", None]))
         rnd = {"winner": winner, "captured": piles,
                "koikoi": {"a": draw(st.integers(0, 1)), "b": draw(st.integers(0, 1))}}
+        if draw(st.booleans()):
+            rnd["field_brights"] = draw(st.integers(0, 5))
         rounds.append(rnd)
     options = draw(st.fixed_dictionaries({}, optional={
         "viewings": st.sampled_from(["on", "off", "with_other"]),
@@ -123,9 +127,15 @@ def matches(draw):
         "lightning_spoils_viewings": st.booleans(),
         "tsukifuda": st.booleans(),
         "seven_point_double": st.booleans(),
-        "koikoi_multiplier": st.sampled_from(["opponent_called", "winner_called", "per_call"]),
+        "koikoi_multiplier": st.sampled_from(list(RB.options["koikoi_multiplier"].choices)),
+        "field_multiplier": st.sampled_from(list(RB.options["field_multiplier"].choices)),
         "double_cap": st.one_of(st.none(), st.integers(1, 8)),
-        "rounds": st.sampled_from([12, 6, 4, 3]),
+        "rounds": st.sampled_from([12, 9, 6, 4, 3, None]),
+        "match_target": st.one_of(st.none(), st.integers(1, 60)),
+        "start_points": st.sampled_from([0, 10, 50]),
+        "zero_sum": st.booleans(),
+        "end_at_zero": st.booleans(),
+        "koikoi_minimum": st.one_of(st.none(), st.integers(1, 8)),
         "dealer_rotation": st.sampled_from(["winner", "alternate"]),
         "draw_dealer": st.sampled_from(["other", "same"]),
         "draw_dealer_points": st.sampled_from([0, 6]),
@@ -141,14 +151,19 @@ def test_referee_responses_validate_against_schema(req, lang):
     result = referee(req, lang)
     assert not list(RESPONSE.iter_errors(result)), result
     if result["valid"]:
-        totals = {p: sum(r["score"][p] for r in result["rounds"]) for p in "ab"}
+        start = result["options"]["start_points"]  # options.start-points
+        totals = {p: start + sum(r["score"][p] for r in result["rounds"]) for p in "ab"}
         assert totals == result["totals"]
         for r in result["rounds"]:
             if r["winner"]:
                 assert r["score"][r["winner"]] == r["base"] * r["multiplier"]
+            if result["options"]["zero_sum"]:  # scoring.zero-sum
+                assert r["score"]["a"] + r["score"]["b"] == 0
     else:
         assert {e["code"] for e in result["errors"]} <= {
-            "winner.no-yaku", "koikoi.no-yaku", "round.after-end", "option.value"}
+            "winner.no-yaku", "koikoi.no-yaku", "round.after-end", "option.value",
+            "option.not-in-ruleset", "yaku.value-unknown", "round.field-brights",
+            "koikoi.minimum"}
 
 
 json_values = st.recursive(

@@ -41,6 +41,12 @@ EXPECTED = {
     "yakuza": {"goko": 10, "shiko": 8, "ameshiko": 7, "sanko": 6, "hanami": 5, "tsukimi": 5, "inoshikacho": 5,
                    "tane": 1, "akatan": 5, "aotan": 5, "akatan_aotan": None, "tan": 1, "kasu": 1, "teshi": None,
                    "kuttsuki": None},
+    # FudaWiki's page on Clubhouse Games (DS): the Nintendo pamphlet's values.
+    "clubhouse": {"goko": 10, "shiko": 8, "ameshiko": 7, "sanko": 5, "hanami": 5, "tsukimi": 5, "inoshikacho": 5,
+                  "tane": 1, "akatan": 5, "aotan": 5, "akatan_aotan": 10, "tan": 1, "kasu": 1, "teshi": 6,
+                  "kuttsuki": 6},
+    # Board Game Arena: the help page gives only the hand yaku's 6 points.
+    "bga": {**dict.fromkeys(MINIMAL), "teshi": 6, "kuttsuki": 6},
 }
 
 
@@ -105,7 +111,8 @@ def test_yaku_hand_per_ruleset(ruleset, yaku_id):
     else:
         r = first_round(result)
         assert [(y["id"], y["points"]) for y in r["yaku"]] == [(yaku_id, expected)]
-        assert r["score"] == {"a": expected, "b": 0}
+        taken = RB.effective_options(ruleset)["zero_sum"]  # scoring.zero-sum
+        assert r["score"] == {"a": expected, "b": -expected if taken else 0}
 
 
 # -- test vectors from public implementations ----------------------------------------------
@@ -155,7 +162,8 @@ def test_yaku_extra_cards():
     assert ids(score_pile([21, 33, 37, 13])) == {"aotan": 6}
     assert ids(score_pile([1, 5, 9, 21, 33, 37, 13])) == {"akatan_aotan": 11}
     assert ids(score_pile([4, 12, 16, 29, 41, 20])) == {"tane": 2}
-    assert ids(score_pile([1, 5, 9, 13, 17], "gamedesign")) == {"akatan": 6}
+    # ruleset.gamedesign: fixed 6 points, scoring together with Ribbons (FudaWiki's page)
+    assert ids(score_pile([1, 5, 9, 13, 17], "gamedesign")) == {"akatan": 6, "tan": 1}
 
 
 @pytest.mark.rule("koikoi", "yaku.best-in-group")
@@ -173,9 +181,8 @@ def test_ruleset_yakuza_stacks():
     assert ids(score_pile([21, 33, 37, 13, 17], "yakuza")) == {"aotan": 5, "tan": 1}
     assert ids(score_pile([21, 33, 37, 13, 17, 25], "yakuza")) == {"aotan": 5, "tan": 2}
     assert ids(score_pile([20, 24, 36, 4, 12], "yakuza")) == {"inoshikacho": 5, "tane": 1}
-    # Poetry and Blue Ribbons together is not documented: one of them scores, with Ribbons.
-    got = ids(score_pile([1, 5, 9, 21, 33, 37], "yakuza"))
-    assert got in ({"akatan": 5, "tan": 2}, {"aotan": 5, "tan": 2})
+    # Poetry and Blue Ribbons together: both score, with Ribbons (the referee's reading).
+    assert ids(score_pile([1, 5, 9, 21, 33, 37], "yakuza")) == {"akatan": 5, "aotan": 5, "tan": 2}
     # Elsewhere the group still scores only its best yaku.
     assert ids(score_pile([21, 33, 37, 13, 17], "nintendo")) == {"aotan": 7}
 
@@ -311,7 +318,7 @@ def test_round_exhaustive():
     assert r["score"] == {"a": 0, "b": 0} and r["winner"] is None and r["yaku"] == []
     assert any(e["rule"] == "round.exhaustive" for e in r["explanation"])
     gd = first_round(referee(request([{"winner": None}], ruleset="gamedesign")))
-    assert gd["score"] == {"a": 6, "b": 0}
+    assert gd["score"] == {"a": 6, "b": -6}  # the dealer's privilege, taken from the other
 
 
 # -- the match ---------------------------------------------------------------------------
@@ -513,7 +520,8 @@ def test_yaku_tsukifuda_per_ruleset_and_round(ruleset, points, n):
     assert "tsukifuda" not in ids(score_pile(four, ruleset, round_number=n % 12 + 1))
     if points is None:
         return
-    r = referee(nth_round(n, {"winner": "a", "captured": {"a": four}}, ruleset=ruleset))["rounds"][-1]
+    r = referee(nth_round(n, {"winner": "a", "captured": {"a": four}}, ruleset=ruleset,
+                          options={"rounds": 12, "match_target": None, "end_at_zero": False}))["rounds"][-1]
     assert r["round"] == n and r["month"] == n
     found = {y["id"]: y for y in r["yaku"]}
     assert found["tsukifuda"]["points"] == points
@@ -615,9 +623,6 @@ def test_round_both_hand_yaku(ruleset, next_dealer):
     assert r["winner"] is None and r["score"] == {"a": 0, "b": 0} and r["yaku"] == []
     assert [e["rule"] for e in r["explanation"]][-1] == "round.both-hand-yaku"
     assert result["rounds"][1]["dealer"] == next_dealer
-    # No dealer's privilege after two hand yaku (only when the cards run out).
-    priv = referee(request(rounds, ruleset=ruleset, options={"draw_dealer_points": 6}))
-    assert priv["rounds"][0]["score"] == {"a": 0, "b": 0}
     # Without hand yaku at the table, the hands are ordinary: a plain exhaustive round.
     off = first_round(referee(request(rounds[:1], options={"hand_yaku": False})))
     assert [e["rule"] for e in off["explanation"]][-1] == "round.exhaustive"
@@ -632,7 +637,7 @@ DRAWS = [{"winner": None}, {"winner": None}, {"winner": "b", "captured": {"b": p
     ("fudawiki", {}, ["a", "a", "a", "b"]),
     ("nintendo", {"draw_dealer": "same"}, ["a", "a", "a", "b"]),
     ("fudawiki", {"draw_dealer": "other"}, ["a", "b", "a", "b"]),
-    ("gamedesign", {}, ["a", "a", "a", "b"]),  # the dealer's privilege keeps the deal
+    ("gamedesign", {"end_at_zero": False}, ["a", "a", "a", "b"]),  # the privilege keeps the deal
     ("fudawiki", {"dealer_rotation": "alternate"}, ["a", "a", "a", "b"]),
 ])
 @pytest.mark.rule("koikoi", "deal.first-dealer", "match.dealer", "match.dealer-after-draw",
@@ -652,7 +657,7 @@ def test_match_dealer_after_draw(ruleset, options, dealers):
 def test_round_exhaustive_with_dealers_privilege():
     """round.exhaustive: with the dealer's privilege the explanation never says nobody wins."""
     r = first_round(referee(request([{"winner": None}], ruleset="gamedesign")))
-    assert r["score"] == {"a": 6, "b": 0}
+    assert r["score"] == {"a": 6, "b": -6}
     messages = [e["message"] for e in r["explanation"]]
     assert not any("nobody" in m.lower() for m in messages), messages
     assert "As the dealer, Aiko scores 6 points." in messages

@@ -112,7 +112,8 @@ def test_ruleset_nintendo_options():
     assert "tsukifuda" not in rb.rulesets["nintendo"].values and opts["tsukifuda"] is False
     assert opts["draw_dealer"] == "other" and rb.effective_options("fudawiki")["draw_dealer"] == "same"
     assert {r: rb.effective_options(r)["tsukifuda"] for r in rb.rulesets} == {
-        "nintendo": False, "fudawiki": True, "gamedesign": True, "yakuza": True}
+        "nintendo": False, "fudawiki": True, "gamedesign": True, "yakuza": True,
+        "clubhouse": False, "bga": False}
 
 
 def test_options_switches_and_spoilers_from_yaml():
@@ -142,7 +143,7 @@ def test_rule_ids_well_formed_and_unique():
                   "disagree.tsukifuda", "disagree.viewings")
 def test_faq_and_disagreements_reference_rules():
     rb = load_rulebook()
-    assert len(rb.faq) == 5  # one per question in the research notes
+    assert len(rb.faq) == 6  # one per question in the research notes, and "which rules?"
     for entry in rb.faq:
         assert entry["id"] in rb.rules and all(r in rb.rules for r in entry["rules"])
     ids = {d["id"] for d in rb.disagreements}
@@ -180,6 +181,8 @@ def test_request_schema_matches_rulebook():
     for key, spec in rb.options.items():
         if spec.choices is not None and "enum" in props[key]:
             assert props[key]["enum"] == list(spec.choices), key
+        elif spec.choices is not None and spec.nullable:
+            assert props[key]["oneOf"] == [{"type": "null"}, {"enum": list(spec.choices)}], key
         elif spec.choices is not None:
             assert props[key] == {"type": "boolean"} and set(spec.choices) == {True, False}
 
@@ -236,13 +239,13 @@ def test_broken_yaml_option_references(rulebook_copy):
         data["options"]["tsukifuda"]["values"] = {"goko": 3}
         data["options"]["rain_man_spoils_viewings"]["spoils_viewings"] = ["willow-umbrella"]
         data["options"]["rounds"]["switches"] = ["kasu"]
-        data["rulesets"]["yakuza"]["options"]["hand_yaku"] = True  # teshi is unknown there
+        data["rulesets"]["bga"]["provenance"]["option.rounds"]["note"] = "no-such-note"
     with pytest.raises(RulebookError) as info:
         load_rulebook(rulebook_copy(change))
     where = {w for w, _ in info.value.problems}
     assert {"options.flower_viewing.switches", "options.tsukifuda.values.goko",
             "options.rain_man_spoils_viewings.spoils_viewings", "options.rounds",
-            "rulesets.yakuza.options.hand_yaku"} <= where
+            "rulesets.bga.provenance.option.rounds.note"} <= where
 
 
 def test_broken_yaml_schema_error_names_file_and_path(rulebook_copy):

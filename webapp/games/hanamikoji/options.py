@@ -19,6 +19,11 @@ LABELS = {
     ("round_limit_status", "normal"): lazy_gettext(
         "In the %(publisher)s edition the game ends after round %(rounds)s at the latest; "
         "playing on is the option."),
+    ("round_limit_status", "final"): lazy_gettext(
+        "In the %(publisher)s edition the game ends after round %(rounds)s at the latest."),
+    ("round_limit_status", "unknown"): lazy_gettext(
+        "Our sources do not settle whether the %(publisher)s edition ends the game after round "
+        "%(rounds)s."),
     ("round_limit_status", "optional"): lazy_gettext(
         "The %(publisher)s edition offers the limit as an optional rule."),
     ("round_limit_status", "none"): lazy_gettext(
@@ -79,8 +84,9 @@ def page_options(rb: Any, args: Mapping[str, str]) -> Options:
 def round_limit_status(rb: Any, edition_id: str) -> str:
     """What the edition's book says about the three-round limit, as a sentence."""
     edition = rb.editions[edition_id]
+    # the edition's name: its publisher's, except a box such as Jixia Academy
     return str(LABELS[("round_limit_status", edition.round_limit.status)]) % {
-        "publisher": edition.publisher, "rounds": rb.round_limit}
+        "publisher": edition.name, "rounds": rb.round_limit}
 
 
 def round_limit_menu(rb: Any, edition_id: str) -> list[tuple[str, str]]:

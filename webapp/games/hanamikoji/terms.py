@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from rulebook.hanamikoji.terms import action_names
+from rulebook.hanamikoji.terms import action_name, action_names
 from rulebook.i18n import N_
 
 from ..terms import GameTerms, KeepMissing, PrintedName, fill, language_name
@@ -18,6 +18,7 @@ BASIS_LABELS = {
     "reported": N_("second-hand, not read in the book"),
     "inferred": N_("inferred"),
     "guide": N_("a guide's terms, not checked against the book"),
+    "unknown": N_("in none of the sources we could read"),
 }
 
 
@@ -39,7 +40,7 @@ class Terms(GameTerms):
 
     def edition_label(self, edition: Any) -> str:
         """"Deep Water Games (anglais, 2018)": how an edition is named in menus."""
-        values = {"publisher": edition.publisher,
+        values = {"publisher": edition.name,
                   "language": language_name(edition.language, self.lang, in_sentence=True)}
         if edition.year:
             return self.gettext("%(publisher)s (%(language)s, %(year)s)") % {**values,
@@ -62,7 +63,7 @@ class Terms(GameTerms):
     def printed(self, action_id: str) -> PrintedName | None:
         """The selected edition's printed name when it differs from the page's term."""
         name = self.edition.actions[action_id]
-        if name == self.action(action_id):
+        if name is None or name == self.action(action_id):  # None: not found in any source
             return None
         return PrintedName(name, self.edition.language, self.edition.publisher)
 
@@ -96,6 +97,30 @@ class Terms(GameTerms):
             except (ValueError, IndexError, AttributeError, TypeError, KeyError):
                 continue
         return escape(english)
+
+    # -- what the search reads (GameTerms) ---------------------------------------------
+    def search_text(self, rule_id: str) -> str:
+        """The rule text with each action named as every edition names it in this language,
+        so a search finds it whatever edition the page shows."""
+        english = self.rb.rules[rule_id]
+        names = {aid: " ".join(dict.fromkeys(action_name(self.rb, aid, self.lang, ed)
+                                             for ed in self.rb.editions))
+                 for aid in self.rb.actions}
+        return fill(self.p(rule_id, english), names) or fill(english, names) or english
+
+    def search_names(self, rule_id: str) -> list[str]:
+        """An action's rule is also found by the action's printed name in every edition that
+        has one in our sources."""
+        return [name for action in self.rb.actions.values() if action.rule == rule_id
+                for name in dict.fromkeys(ed.actions[action.id]
+                                          for ed in self.rb.editions.values())
+                if name is not None]
+
+    def search_kind(self, rule_id: str) -> tuple[str, tuple[str, ...]]:
+        """An edition's description is a note, as where sources disagree."""
+        if rule_id.removeprefix("edition.") in self.rb.editions:
+            return "note", ()
+        return super().search_kind(rule_id)
 
     # -- geishas ---------------------------------------------------------------------
     def geisha(self, geisha: Any) -> str:

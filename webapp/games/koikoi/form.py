@@ -125,8 +125,10 @@ def parse_state(rb: Any, args: Any) -> State:
 
 
 def _whole(text: str) -> Any:
-    """A whole number when the text is one, else the text (the referee says why not)."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 7 else text
+    """A whole number when the text is one (below zero too: totals taken from the other
+    player, options.zero-sum), else the text (the referee says why not)."""
+    digits = text.removeprefix("-")
+    return int(text) if digits.isascii() and digits.isdigit() and len(digits) <= 7 else text
 
 
 def referee_request(state: State) -> dict[str, Any]:

@@ -26,11 +26,21 @@ OPTION_LABELS = {
     "lightning_spoils_viewings": lazy_gettext("Lightning spoils the viewings"),
     "sake_cup_as_plain": lazy_gettext("Sake cup as a plain"),
     "tsukifuda": lazy_gettext("Cards of the Month"),
+    "older_yaku": lazy_gettext("FudaWiki's older yaku"),
     "seven_point_double": lazy_gettext("Seven-point double"),
     "koikoi_multiplier": lazy_gettext("Koi-koi double"),
+    "field_multiplier": lazy_gettext("Brights on the field"),
     "double_cap": lazy_gettext("Double cap"),
     "hand_yaku": lazy_gettext("Hand yaku"),
+    "lucky_hands": lazy_gettext("What a hand yaku does"),
+    "both_lucky_hands": lazy_gettext("Both players dealt a hand yaku"),
+    "lucky_hands_stack": lazy_gettext("Both hand yaku in one hand"),
+    "koikoi_minimum": lazy_gettext("Points needed to call koi-koi"),
     "rounds": lazy_gettext("Match length"),
+    "match_target": lazy_gettext("Points to win the match"),
+    "start_points": lazy_gettext("Points at the start"),
+    "zero_sum": lazy_gettext("Points taken from the other player"),
+    "end_at_zero": lazy_gettext("The match ends at 0 points"),
     "koikoi_limit": lazy_gettext("Koi-koi calls per player and round"),
     "dealer_rotation": lazy_gettext("Dealer rotation"),
     "draw_dealer": lazy_gettext("Dealer after a draw"),
@@ -43,7 +53,16 @@ CHOICE_LABELS = {
     ("sake_cup_as_plain", "choose"): lazy_gettext("Whichever scores more"),
     ("koikoi_multiplier", "opponent_called"): lazy_gettext("When the opponent called"),
     ("koikoi_multiplier", "winner_called"): lazy_gettext("When the winner called"),
+    ("koikoi_multiplier", "anyone_called"): lazy_gettext("When anyone called"),
     ("koikoi_multiplier", "per_call"): lazy_gettext("Number of calls + 1"),
+    ("koikoi_multiplier", "none"): lazy_gettext("No koi-koi double"),
+    ("field_multiplier", "none"): lazy_gettext("Not counted"),
+    ("field_multiplier", "brights"): lazy_gettext("Number of brights"),
+    ("field_multiplier", "brights_plus_one"): lazy_gettext("Number of brights + 1"),
+    ("lucky_hands", "win"): lazy_gettext("Wins the round"),
+    ("lucky_hands", "misdeal"): lazy_gettext("Misdeal"),
+    ("both_lucky_hands", "draw"): lazy_gettext("Draw"),
+    ("both_lucky_hands", "play_on"): lazy_gettext("Play on"),
     ("dealer_rotation", "winner"): lazy_gettext("The winner deals"),
     ("dealer_rotation", "alternate"): lazy_gettext("Players alternate"),
     ("draw_dealer", "other"): lazy_gettext("The other player deals"),
@@ -62,6 +81,14 @@ def encode(value: Any) -> str:
     return str(value)
 
 
+# What "no value" means for the nullable options (the others: no limit).
+NONE_LABELS = {
+    "rounds": lazy_gettext("No fixed number"),
+    "match_target": lazy_gettext("No target"),
+    "koikoi_minimum": lazy_gettext("No minimum"),
+}
+
+
 def choice_label(option: str, value: Any) -> str:
     """A translated label for an option's value (in the page language)."""
     if value is True:
@@ -69,7 +96,7 @@ def choice_label(option: str, value: Any) -> str:
     if value is False:
         return gettext("Off")
     if value is None:
-        return gettext("No limit")
+        return str(NONE_LABELS.get(option, "")) or gettext("No limit")
     label = CHOICE_LABELS.get((option, value))
     if label is not None:
         return str(label)
@@ -166,6 +193,7 @@ def koikoi_highlights(rb: Any, options: Any) -> dict[str, Any]:
 def yaku_rows(rb: Any, terms: KoikoiTerms, ruleset_id: str, options: dict[str, Any]) -> list[dict]:
     """The yaku table of a ruleset under the table options (what the page shows)."""
     ruleset = rb.rulesets[ruleset_id]
+    stacks = rb.stacks_at(ruleset_id, options)
     rows = []
     for y in rb.yaku:
         value = rb.table_value(ruleset_id, y.id)
@@ -181,13 +209,26 @@ def yaku_rows(rb: Any, terms: KoikoiTerms, ruleset_id: str, options: dict[str, A
             "name": terms.yaku(y.id),
             "needs": terms.needs(y),
             "points": value.points if value else None,
-            "extra": bool(value and value.extra and y.extra),
+            "extra": bool(value and y.extra and rb.earns_extra(y.id, value, options)),
             "extra_kind": terms.kind_name(y.extra) if y.extra else "",
             "group": terms.group(y.group),
-            "stacking": terms.stacking(ruleset, y),
+            "stacking": terms.stacking(ruleset, y, stacks),
             "off": off,
         })
     return rows
+
+
+def together_pairs(rb: Any, ruleset_id: str, options: dict[str, Any]) -> list[tuple[list[Any], Any]]:
+    """The yaku of one group that score together at this table (the ruleset's pairs and those
+    of the options on, Rulebook.stacks_at), grouped by the yaku listed later in each pair:
+    [([Akatan, Aotan], Tan), ...], in the yaku's order."""
+    order = {y.id: n for n, y in enumerate(rb.yaku)}
+    partners: dict[str, set[str]] = {}
+    for pair in rb.stacks_at(ruleset_id, options):
+        first, later = sorted(pair, key=order.get)
+        partners.setdefault(later, set()).add(first)
+    return [([rb.yaku_by_id[y] for y in sorted(firsts, key=order.get)], rb.yaku_by_id[later])
+            for later, firsts in sorted(partners.items(), key=lambda item: min(order[y] for y in item[1]))]
 
 
 # Presets offered in the option menus (query values); a valid value typed into the URL
@@ -195,8 +236,13 @@ def yaku_rows(rb: Any, terms: KoikoiTerms, ruleset_id: str, options: dict[str, A
 PRESETS = {
     "double_cap": ["none", "2", "4", "8", "16"],
     "koikoi_limit": ["none", "1", "2", "3"],
-    "draw_dealer_points": ["0", "6"],
+    "koikoi_minimum": ["none", "1", "3", "5"],
+    "match_target": ["none", "30", "50", "100"],
+    "start_points": ["0", "10", "30", "50"],
+    # FudaWiki: the dealer's privilege is "typically 1 or 6" points.
+    "draw_dealer_points": ["0", "1", "6"],
 }
+POINTS_OPTIONS = ("draw_dealer_points", "koikoi_minimum", "match_target", "start_points")
 
 
 def option_label(option: str, value: Any) -> str:
@@ -204,7 +250,7 @@ def option_label(option: str, value: Any) -> str:
         return gettext("At most ×%(num)s", num=value)
     if option == "koikoi_limit" and isinstance(value, int):
         return str(value)
-    if option == "draw_dealer_points" and isinstance(value, int):
+    if option in POINTS_OPTIONS and isinstance(value, int):
         return ngettext("%(num)s point", "%(num)s points", value)
     return choice_label(option, value)
 
@@ -218,7 +264,7 @@ def option_choices(rb: Any, option: str, current: str = "") -> list[tuple[str, s
         if ok and encode(typed) not in values:
             values.append(encode(typed))
     else:
-        values = [encode(c) for c in spec.choices]
+        values = [encode(c) for c in spec.choices] + (["none"] if spec.nullable else [])
     out = []
     for v in values:
         typed = decode(spec, v)[1]
@@ -227,11 +273,15 @@ def option_choices(rb: Any, option: str, current: str = "") -> list[tuple[str, s
 
 
 def options_in_force(rb: Any, table: Table) -> list[dict[str, Any]]:
-    """Every option with its value at this table and whether the table changed it."""
+    """Every option with its value at this table and whether the table changed it; an option
+    about yaku the ruleset lacks is not in force (options.not-in-ruleset), and one at a value
+    that adds no rule (its `idle` value, say no match target) is left out unless chosen here."""
     ruleset_defaults = rb.effective_options(table.ruleset)
-    return [
-        {"id": key, "rule": spec.rule, "label": OPTION_LABELS[key],
-         "value": option_label(key, table.effective[key]),
-         "changed": key in table.overrides and table.overrides[key] != ruleset_defaults[key]}
-        for key, spec in rb.options.items()
-    ]
+    rows = []
+    for key, spec in rb.options.items():
+        value = table.effective[key]
+        changed = key in table.overrides and table.overrides[key] != ruleset_defaults[key]
+        if rb.applies(table.ruleset, key) and (changed or not spec.is_idle(value)):
+            rows.append({"id": key, "rule": spec.rule, "label": OPTION_LABELS[key],
+                         "value": option_label(key, value), "changed": changed})
+    return rows

@@ -43,6 +43,8 @@ class Rulebook:
     rules: dict[str, str]
     titles: dict[str, str]
     disagreements: tuple[dict[str, Any], ...] = ()
+    faq: tuple[dict[str, Any], ...] = ()
+    asked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # none: still found
     cache: dict[Any, Any] = field(default_factory=dict)
 
 
