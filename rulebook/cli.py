@@ -2,7 +2,15 @@
 
 Exit 0 for a valid request, 1 for an invalid one, 2 for usage or I/O errors and for
 input that cannot be a request (too large, not JSON or YAML, a YAML alias, a number or
-nesting past the limits): one line on stderr, never a traceback.
+nesting past the limits): one line on stderr, never a traceback. Output that cannot be
+written is such an error ("cannot write the output: ..."), except a pipe its reader
+closed (`shinpan score ... | head -1`): then nothing is said and the exit status is 141,
+what a shell reports for a tool that SIGPIPE ended, as it ends cat or grep.
+
+The human-readable ruling shows characters a terminal would act on instead of showing
+(ESC, BEL and the other controls, the bidi controls that reorder a line) as `\u001b`
+and the like: a player's name cannot colour, move or reverse the text. `--json` and
+`--jsonl` write the names as they are.
 
 Start-up is kept short: PyYAML is imported only for a document that is not JSON, and
 the rulebook's schema check is skipped when its verdict is cached (rulebook/loader.py).
@@ -11,6 +19,9 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
+import re
+import signal
 import sys
 from typing import Any, BinaryIO
 
@@ -20,6 +31,12 @@ from .referee import referee
 
 MAX_INPUT = 1024 * 1024  # bytes of one request (a 50-round match with action logs: ~20 KB)
 READ_ERROR = N_("shinpan: cannot read {file}: {reason}")
+WRITE_ERROR = N_("shinpan: cannot write the output: {reason}")
+CLOSED_PIPE = 128 + signal.SIGPIPE  # the status a shell shows for a tool SIGPIPE ended
+# What a terminal acts on instead of showing: C0 and C1 controls (ESC starts a colour or a
+# cursor move, BEL rings), line and paragraph separators, and the bidi marks, embeddings,
+# overrides and isolates that reorder the rest of a line (UAX #9).
+UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 # The operating system's reasons, in the user's language (its own texts are English).
 OS_REASONS = {
     errno.ENOENT: N_("there is no such file"),
@@ -28,6 +45,7 @@ OS_REASONS = {
     errno.EISDIR: N_("it is a folder, not a file"),
     errno.ENOTDIR: N_("a part of the path is not a folder"),
     errno.ENAMETOOLONG: N_("the file name is too long"),
+    errno.ENOSPC: N_("there is no space left on the device"),
 }
 OS_OTHER = N_("the system refused it (error {number})")
 NOT_UTF8 = N_("it is not UTF-8 text")
@@ -48,6 +66,27 @@ ALSO = N_("Other readings:")
 
 class InputError(Exception):
     """Input that cannot be a request: the message is ready for the user."""
+
+
+class OutputError(Exception):
+    """Standard output refused what was written (its OSError is the cause); a closed
+    pipe is a BrokenPipeError instead."""
+
+
+def shown(text: str) -> str:
+    """`text` with what a terminal would act on written as an escape (`\u202e`)."""
+    return UNSHOWN.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def write_out(data: bytes) -> None:
+    """Write to standard output (its bytes: UTF-8, whatever the locale) and flush."""
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError from exc
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,7 +136,7 @@ def parse_document(text: str, t=None) -> Any:
     document = load_yaml(text, t)
     jsonio.check_depth(document)
     jsonio.check_text(document)
-    return document
+    return jsonio.whole_numbers(document)  # `2.0` is 2, as in JSON
 
 
 def render(response: dict[str, Any], lang: str) -> str:
@@ -108,7 +147,7 @@ def render(response: dict[str, Any], lang: str) -> str:
         line = t.gettext(PROBLEM_LINE)
         lines += ["  " + line.format(path=e["path"] or "/", message=e["message"], code=e["code"],
                                      rule=e["rule"]) for e in response["errors"]]
-        return "\n".join(lines)
+        return "\n".join(map(shown, lines))
     lines = []
     for rnd in response.get("rounds", []):
         title = t.gettext(ROUND).format(round=rnd.get("round", len(lines) + 1))
@@ -120,7 +159,7 @@ def render(response: dict[str, Any], lang: str) -> str:
     if response.get("alternatives"):
         lines.append(t.gettext(ALSO))
         lines += [f"  - {alt['message']}" for alt in response["alternatives"]]
-    return "\n".join(lines)
+    return "\n".join(map(shown, lines))
 
 
 def os_reason(exc: OSError, t) -> str:
@@ -152,28 +191,30 @@ def yaml_problem(exc: Exception, text: str, t) -> str:
 
 
 def fail(message: str) -> int:
-    print(message, file=sys.stderr)
+    print(shown(message), file=sys.stderr)
     return 2
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        return run(argv)
-    except BrokenPipeError:  # `shinpan score ... | head`: the reader left, say nothing
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-
-
-def run(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     t = translator(args.lang)
+    try:
+        return run(args, t)
+    except BrokenPipeError:  # `shinpan score ... | head`: the reader left, say nothing
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing at exit
+        return CLOSED_PIPE
+    except OutputError as exc:  # e.g. `> /dev/full`
+        return fail(t.gettext(WRITE_ERROR).format(reason=os_reason(exc.__cause__, t)))
+
+
+def run(args: argparse.Namespace, t: Any) -> int:
     try:
         with open_input(args.file) as handle:
             if args.jsonl:
                 return score_lines(handle, args.lang)
             data = handle.read(MAX_INPUT + 1)
+    except BrokenPipeError:
+        raise  # the output's (main)
     except OSError as exc:
         return fail(t.gettext(READ_ERROR).format(file=args.file, reason=os_reason(exc, t)))
     if len(data) > MAX_INPUT:
@@ -191,10 +232,8 @@ def run(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - yaml.YAMLError (PyYAML is imported lazily)
         return fail(yaml_problem(exc, text, t).format(file=args.file))
     response = referee(request, args.lang)
-    if args.json:
-        print(jsonio.dumps_pretty(response))
-    else:
-        print(render(response, args.lang))
+    text = jsonio.dumps_pretty(response) if args.json else render(response, args.lang)
+    write_out(text.encode("utf-8") + b"\n")
     return 0 if response["valid"] else 1
 
 
@@ -213,7 +252,8 @@ def _line_reason(exc: jsonio.JSONError, number: int, t: Any) -> str:
 
 
 def score_lines(handle: BinaryIO, lang: str) -> int:
-    """Batch mode: a response per request line; 1 if any request was invalid."""
+    """Batch mode: a response per request line; 1 if any request was invalid. A failed
+    read is the input's (OSError), a failed write the output's (OutputError)."""
     t = translator(lang)
     out = sys.stdout.buffer
     status = 0
@@ -238,8 +278,13 @@ def score_lines(handle: BinaryIO, lang: str) -> int:
             else:
                 response = referee(request, lang)
         status = status if response["valid"] else 1
-        out.write(jsonio.dumps(response) + b"\n")
-    out.flush()
+        try:
+            out.write(jsonio.dumps(response) + b"\n")
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError from exc
+    write_out(b"")  # the rest, flushed
     return status
 
 

@@ -5,7 +5,10 @@ translated (the parser's own English never reaches a user). It accepts what RFC 
 calls JSON and nothing more: no NaN or Infinity, no unpaired surrogate escape (it could
 not be written back as UTF-8), at most MAX_DEPTH levels of nesting (the referee and
 its error messages never recurse into a bomb). Integers keep Python's exact value, as
-`json.loads` gives them (orjson would turn one beyond 64 bits into a float).
+`json.loads` gives them (orjson would turn one beyond 64 bits into a float). A number
+written with a fraction or an exponent whose value is whole (`2.0`, `5e0`) is that
+integer, as JSON Schema and OpenAPI 3.1 count it; `2.5` stays a float (which the
+referee refuses where its schema says integer, as every number in a request is).
 
 `dumps()` writes compact UTF-8, byte for byte what
 `json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()` writes for the
@@ -14,7 +17,9 @@ documents the referee produces (tests/test_jsonio.py checks both).
 from __future__ import annotations
 
 import json
+import math
 import re
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -24,6 +29,9 @@ from .i18n import N_
 MAX_DEPTH = 32  # a request is about 7 levels deep (rounds, actions, card groups)
 # 20+ digits in a row: possibly an integer beyond 64 bits (or a long digit string)
 _LONG_DIGITS = re.compile(rb"\d{20}")
+# a digit before a point or an exponent: possibly a number with a fraction (or a text)
+_FRACTION = re.compile(rb"\d[.eE]")
+MAX_DIGITS = 4300  # Python's limit for an integer read from text (sys.int_info)
 
 SYNTAX = N_("This is not valid JSON: unexpected or missing text at line {line}, column {column}.")
 EMPTY = N_("The JSON document is empty.")
@@ -49,6 +57,38 @@ class JSONError(ValueError):
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or an exponent: the integer when its exact value is
+    whole, else the float. Past MAX_DIGITS digits (or infinite as a float): too large."""
+    value = Decimal(text)
+    if value == value.to_integral_value():
+        if value.adjusted() >= MAX_DIGITS:
+            raise ValueError("too many digits")
+        return int(value)
+    number = float(text)
+    if math.isinf(number):
+        raise ValueError("too large for a float")
+    return number
+
+
+def whole_numbers(document: Any) -> Any:
+    """The document (changed in place) with each float whose value is whole made an int:
+    a YAML request's `2.0` is read as JSON's is (see the module's text)."""
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        items = node.items() if isinstance(node, dict) else (
+            enumerate(node) if isinstance(node, list) else ())
+        for key, value in list(items):
+            if isinstance(value, float) and value.is_integer():
+                node[key] = int(value)
+            elif isinstance(value, (dict, list)):
+                stack.append(value)
+    if isinstance(document, float) and document.is_integer():
+        return int(document)
+    return document
 
 
 def _error(data: bytes | str, exc: json.JSONDecodeError) -> JSONError:
@@ -98,10 +138,12 @@ def check_depth(document: Any, raw: bytes | str | None = None) -> None:
 def loads(data: bytes | str) -> Any:
     """Parse a JSON document; JSONError (never another exception) when it is not one."""
     raw = data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
-    exact = _LONG_DIGITS.search(raw) is not None
+    # The standard library keeps big integers exact (up to 4300 digits) and reads a
+    # number with a fraction exactly (_number); orjson, much faster, for the rest.
+    exact = _LONG_DIGITS.search(raw) is not None or _FRACTION.search(raw) is not None
     try:
-        if exact:  # the standard library keeps big integers exact (up to 4300 digits)
-            document = json.loads(data, parse_constant=_reject_constant)
+        if exact:
+            document = json.loads(data, parse_constant=_reject_constant, parse_float=_number)
         else:
             document = orjson.loads(data)
     except json.JSONDecodeError as exc:  # orjson's error is a subclass

@@ -366,6 +366,40 @@ def test_client_errors_are_pages_in_the_urls_language(web, status, call):
         assert "GET" in response.headers["Allow"]
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1@evil.example", "rules.example,evil.example",
+                                  "rules.example:80, rules.example", "evil.example/x", "a b",
+                                  "[::1", "rules.example:http", "Jürgen.example"])
+def test_a_host_that_is_no_host_name_is_400(web, host):
+    """Bug 4: such a Host (two Host fields reach the app joined by a comma) got a 308 to
+    `http:///de/...`; HTTP requires 400 (RFC 9112 3.2), before any link is built."""
+    page = web.get("/de/hanamikoji/", headers={"Host": host})
+    assert page.status_code == 400 and page.mimetype == "text/html"
+    assert '<html lang="de"' in page.get_data(as_text=True) and "Location" not in page.headers
+    assert "evil" not in page.get_data(as_text=True)
+    assert_security_headers(page)
+    assert web.get("/", headers={"Host": host}).status_code == 400  # no redirect either
+    problem = web.get("/api/v1/hanamikoji/rulebook?lang=uk", headers={"Host": host})
+    assert problem.status_code == 400 and problem.mimetype == "application/problem+json"
+    assert problem.get_json()["type"] == "/api/v1/problems/bad-host"
+    assert problem.headers["Content-Language"] == "uk"
+
+
+@pytest.mark.parametrize("host", ["rules.example", "rules.example:8080", "127.0.0.1:5301",
+                                  "[::1]:8000", "RULES.example.", "my_host.internal"])
+def test_host_names_and_addresses_are_served(web, host):
+    assert web.get("/de/hanamikoji/", headers={"Host": host}).status_code == 200
+    assert web.get("/api/v1/hanamikoji/rulebook", headers={"Host": host}).status_code == 200
+
+
+def test_the_api_wants_a_host_over_http_1_1(web):
+    no_host = {"HTTP_HOST": "", "SERVER_PROTOCOL": "HTTP/1.1"}
+    answer = web.get("/api/v1/hanamikoji/rulebook", environ_overrides=no_host)
+    assert answer.status_code == 400 and answer.get_json()["type"].endswith("/bad-host")
+    old = web.get("/api/v1/hanamikoji/rulebook", environ_overrides={**no_host,
+                                                                     "SERVER_PROTOCOL": "HTTP/1.0"})
+    assert old.status_code == 200
+
+
 def test_untrusted_host_gets_a_page_without_that_host():
     client = create_app({"TRUSTED_HOSTS": ["rules.example"]}).test_client()
     response = client.get("/de/hanamikoji/", base_url="http://evil.example")

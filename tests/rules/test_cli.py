@@ -149,3 +149,61 @@ def test_broken_pipe_is_quiet(tmp_path):
     proc = subprocess.run(f"{sys.executable} -m rulebook.cli score {path} | head -c 1",
                           shell=True, capture_output=True, check=False)
     assert b"Traceback" not in proc.stderr
+
+
+# -- output: a failed write is an error, a closed pipe is not ------------------------------
+@pytest.mark.parametrize("mode", [[], ["--json"], ["--jsonl"]])
+def test_a_failed_write_exits_2_and_says_so(tmp_path, mode):
+    """Bug 5: `> /dev/full` printed a traceback (exit 1), or with --jsonl "cannot read"."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(VALID))
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([sys.executable, "-m", "rulebook.cli", "score", *mode, str(path)],
+                              stdout=full, stderr=subprocess.PIPE, timeout=20, check=False)
+    stderr = proc.stderr.decode()
+    assert proc.returncode == 2, stderr
+    assert stderr == "shinpan: cannot write the output: there is no space left on the device\n"
+    german = subprocess.run([sys.executable, "-m", "rulebook.cli", "score", "--lang", "de",
+                             *mode, str(path)], stdout=open("/dev/full", "wb"),  # noqa: SIM115
+                            stderr=subprocess.PIPE, timeout=20, check=False)
+    assert german.returncode == 2 and "geschrieben" in german.stderr.decode()
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """`shinpan score --jsonl many.jsonl | head -1`: no message (bug 5 said "cannot read"),
+    and the status a shell shows for a tool SIGPIPE ended (141)."""
+    path = tmp_path / "many.jsonl"
+    path.write_text((json.dumps(VALID) + "\n") * 3000)  # far more output than a pipe holds
+    proc = subprocess.Popen([sys.executable, "-m", "rulebook.cli", "score", "--jsonl",
+                             str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert json.loads(proc.stdout.readline())["valid"] is True
+    proc.stdout.close()  # what `head -1` does after its line
+    _, stderr = proc.communicate(timeout=60)
+    assert stderr == b"" and proc.returncode == 141
+
+
+# -- names on a terminal -------------------------------------------------------------------
+NAMES = {"a": "\u001b[31mRED\u001b[0m\u0007", "b": "\u202eevil\u2066"}
+
+
+def test_names_are_escaped_on_a_terminal_and_kept_in_json(tmp_path, capsys):
+    """Bug 7: a name's escape codes, bell and right-to-left override reached the terminal."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**VALID, "players": NAMES}))
+    assert main(["score", str(path)]) == 0
+    out = capsys.readouterr().out
+    for raw in ("\u001b", "\u0007", "\u202e", "\u2066"):
+        assert raw not in out
+    assert "\\u001b[31mRED\\u001b[0m\\u0007 has more of her items" in out
+    assert "\\u202eevil\\u2066 wins" in out
+    assert main(["score", "--json", str(path)]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert any(NAMES["b"] in step["message"] for step in document["rounds"][0]["explanation"])
+
+
+def test_an_invalid_request_with_such_a_key_is_escaped_too(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**INVALID, "\u001b]0;title\u0007": 1}))
+    assert main(["score", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "\u001b" not in out and "\u0007" not in out and "\\u001b]0;title\\u0007" in out

@@ -40,7 +40,7 @@ def test_loads_keeps_json_semantics():
     (b"[-Infinity]", jsonio.NOT_A_NUMBER), (b'{"edition": "\\ud800"}', jsonio.SURROGATE),
     (b'["1111111111111111111111", "\\udfff"]', jsonio.SURROGATE),
     (b"[" * 1000 + b"]" * 1000, jsonio.TOO_DEEP), (b"[" * 33 + b"]" * 33, jsonio.TOO_DEEP),
-    (b"[" + b"7" * 5000 + b"]", jsonio.TOO_BIG), (b"[1e400]", jsonio.TOO_BIG),
+    (b"[" + b"7" * 5000 + b"]", jsonio.TOO_BIG), (b"[1e5000]", jsonio.TOO_BIG),
     (b"\xff\xfe", jsonio.NOT_UTF8), (b"", jsonio.EMPTY), (b"  \n", jsonio.EMPTY),
     (b'{"a": 1,}', jsonio.SYNTAX), (b'{"a": 1} x', jsonio.SYNTAX), (b"{", jsonio.SYNTAX),
 ])

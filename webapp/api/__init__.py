@@ -28,6 +28,7 @@ from rulebook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, t
 from rulebook.problems import MALFORMED
 from rulebook.referee import judge
 
+from ..http.host import host_refused
 from ..pages.languages import best_language
 
 PREFIX = "/api/v1"
@@ -38,9 +39,11 @@ PROBLEMS = {
     # name: (status, title)
     "malformed-json": (400, N_("The request body is not valid JSON.")),
     "malformed-request": (400, N_("The request is not shaped as its schema says.")),
+    "bad-host": (400, N_("The Host field of the request is missing or not a valid host name.")),
     "incomplete-body": (400, N_("The request body could not be read to its end.")),
     "not-found": (404, N_("There is nothing at this address.")),
     "method-not-allowed": (405, N_("This address does not accept that method.")),
+    "request-timeout": (408, N_("The request body did not arrive in time.")),
     "too-large": (413, N_("The request body is too large.")),
     "uri-too-long": (414, N_("The address is too long.")),
     "unsupported-media-type": (415, N_("Send the request as application/json.")),
@@ -229,7 +232,9 @@ class Api:
         announced = environ.get("CONTENT_LENGTH", "")  # also when a chunked body announces one
         try:
             game = self.score_paths.get(environ.get("PATH_INFO", ""))
-            if len(environ.get("QUERY_STRING", "")) > MAX_QUERY:
+            if host_refused(environ):
+                response = problem(call, "bad-host")
+            elif len(environ.get("QUERY_STRING", "")) > MAX_QUERY:
                 response = problem(call, "uri-too-long")
             elif announced.isdigit() and int(announced) > MAX_BODY:
                 response = problem(call, "too-large")

@@ -9,6 +9,9 @@ Registered by `create_app()` through `init_app(app)`:
 * a request without Host: granian passes an absent Host as an empty one; it is dropped,
   so Werkzeug builds links from the server's name and port, and an HTTP/1.1 request
   without it is 400 (RFC 9112 3.2);
+* a Host that is no host name (`127.0.0.1@evil.example`, or two Host fields, which the
+  server joins with a comma) is 400 too, before anything builds a link from it: a
+  page in the URL's language, a problem on the API (`bad-host`);
 * limits before any view runs: a request body over MAX_CONTENT_LENGTH is 413 on every
   route (not only where a view reads the body), a query string over MAX_QUERY_STRING
   bytes is 414 (an HTML page, or problem+json under /api/);
@@ -25,6 +28,7 @@ from werkzeug.exceptions import RequestURITooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import api
+from .host import BAD_HOST, HOST, host_refused
 
 MAX_QUERY_STRING = api.MAX_QUERY  # bytes of the raw query string (granian: head <= 16 KB)
 
@@ -70,8 +74,12 @@ class SecurityHeaders:
         self.names = {name.lower() for name, _ in self.secure}
 
     def __call__(self, environ, start_response):
-        if not environ.get("HTTP_HOST"):
+        host = environ.get("HTTP_HOST")
+        if not host:
             environ.pop("HTTP_HOST", None)  # granian: "" for a request without Host
+        elif not HOST.fullmatch(host):
+            del environ["HTTP_HOST"]  # no link is ever built from it: 400 (host_refused)
+            environ[BAD_HOST] = True
         extra = self.secure if environ.get("wsgi.url_scheme") == "https" else self.plain
 
         def start(status, headers, exc_info=None):
@@ -88,9 +96,9 @@ class SecurityHeaders:
 def request_limiter(max_body: int):
     def limit_request() -> None:
         """before_request: 414 for an over-long query string, 413 for an announced big body,
-        400 for HTTP/1.1 without Host."""
+        400 for a Host that is no host name, or none over HTTP/1.1."""
         environ = request.environ
-        if "HTTP_HOST" not in environ and environ.get("SERVER_PROTOCOL") == "HTTP/1.1":
+        if host_refused(environ):
             abort(400)
         if len(environ.get("QUERY_STRING", "")) > MAX_QUERY_STRING:
             abort(414)

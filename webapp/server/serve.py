@@ -17,12 +17,21 @@ per-request work is a fraction of gunicorn's. Settings come from the environment
                                 longest a kept-alive connection may idle (default 10)
     SHINPAN_INTERFACE           wsgi (default) or asgi: see "Request bodies" below
     SHINPAN_ACCESS_LOG=0        no access log (default: one line per request on stdout)
+    SHINPAN_WORKER_TIMEOUT      seconds without a heartbeat after which a worker counts as
+                                frozen and is killed and replaced (default 10; 0: off)
+    SHINPAN_BOOT_TIMEOUT        seconds a new worker may take to be ready (default 60)
     SHINPAN_PROXY_HOPS, SHINPAN_TRUSTED_HOSTS   read by the app (webapp/http/security.py)
 
-Signals: SIGHUP respawns the workers one by one (reload after a deploy; a request that
-reaches a worker in the instant it stops can be cut: 2 of 3,739 in tests/test_serving.py,
-so drain an instance at the load balancer for a deploy that must drop nothing);
-SIGTERM/SIGINT stop gracefully. A worker that dies is respawned.
+Processes (webapp/server/supervisor.py, granian's process manager with three changes): the
+master listens for the server's whole life, one socket per worker slot, and each worker
+accepts from its slot's socket, so no connection is ever refused while a worker boots,
+stops or hangs (it waits in the backlog); SIGHUP replaces the workers one by one, each
+old one stopping once its successor is ready ("Reload done" in the log when all are,
+"Reload stopped" and the old worker kept if a new one cannot start); a worker that dies
+is respawned, one that freezes is killed and respawned by the watchdog. SIGTERM/SIGINT
+stop gracefully. A stopping worker closes its idle kept-alive connections, as HTTP
+allows: a client's next request on one meets a closed connection and is sent again on
+a new one (browsers do).
 
 Request bodies: granian 2.8 has no read timeout for a WSGI body, and a body can only be
 read on the request's own thread (a read handed to another thread stalls the worker's
@@ -46,6 +55,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from . import supervisor
+
 APP = "webapp.server.wsgi:app"
 ASGI_APP = "webapp.server.asgi:app"
 INTERFACES = ("wsgi", "asgi")
@@ -68,6 +79,7 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
     workers = int(_number(env, "WEB_CONCURRENCY", os.cpu_count() or 1))
     threads = int(_number(env, "SHINPAN_THREADS", 64))
     header_timeout = _number(env, "SHINPAN_HEADER_TIMEOUT", 10)
+    worker_timeout = max(_number(env, "SHINPAN_WORKER_TIMEOUT", 10), 0.0)
     interface = env.get("SHINPAN_INTERFACE", "wsgi").strip().lower() or "wsgi"
     if interface not in INTERFACES:
         raise SystemExit(f"SHINPAN_INTERFACE must be one of {', '.join(INTERFACES)}, "
@@ -103,10 +115,13 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
         "log_access": False,
         "log_level": env.get("SHINPAN_LOG_LEVEL", "info"),
         "respawn_failed_workers": True,
-        # on SIGHUP granian starts a new worker, waits this long, then stops the old one:
-        # long enough for the new one to import and warm up (webapp/server/wsgi.py; the
-        # search indexes and the Ukrainian dictionary added about 2 s to the warm-up)
-        "respawn_interval": 6.0,
+        # webapp/server/supervisor.py: an old worker stops once its successor is ready (not
+        # after granian's respawn_interval); a worker whose heartbeat is older than
+        # worker_timeout, or that is not ready boot_timeout after its start, is killed
+        # and respawned. A worker that dies within 5.5 s of its respawn is a crash loop
+        # to granian, which then exits: hence the floors.
+        "worker_timeout": worker_timeout and max(worker_timeout, 2 * supervisor.BEAT_SECONDS),
+        "boot_timeout": max(_number(env, "SHINPAN_BOOT_TIMEOUT", 60), 6.0),
         "workers_kill_timeout": 20,  # seconds a worker may take to finish on reload/stop
     }
 
@@ -114,13 +129,11 @@ def settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> None:
     import sys
 
-    from granian.server import Server
-
     args = sys.argv[1:] if argv is None else argv
     options = settings()
     if args:
         options["target"] = args[0]
-    Server(**options).serve()
+    supervisor.Supervisor(**options).serve(target_loader=supervisor.load_app)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,10 @@ ignored here): errors are the generic 500 page or problem+json, never a tracebac
 
 Each granian worker imports this module, so the warm-up below (rulebooks parsed and
 validated, catalogs loaded, templates compiled, one page per game and language rendered,
-every search index built) happens before the worker's first request. SHINPAN_WARMUP=0 skips it.
+every search index built) happens before the worker's first request, and a worker counts
+as ready only after it (webapp/server/supervisor.py). SHINPAN_WARMUP=0 skips it. The
+compiled templates are kept in the user's cache folder (TemplateCache), so only the first
+worker after a change to a template compiles it.
 The access log (SHINPAN_ACCESS_LOG=0: none) and the empty `Server` field are added
 here, around the whole site (webapp/server/deployment.py).
 """
@@ -13,12 +16,46 @@ from __future__ import annotations
 
 import os
 
+from jinja2 import FileSystemBytecodeCache
+
 from rulebook.i18n import LANGUAGES
+from rulebook.loader import cache_dir
 
 from .. import create_app
 from . import deployment
 
+
+class TemplateCache(FileSystemBytecodeCache):
+    """Compiled templates kept in the user's cache folder (rulebook/loader.py: cache_dir()),
+    keyed by each template's source: a worker after the first loads them instead of
+    compiling them (about half of its warm-up). A folder that cannot be read or written
+    means compiling, never an error."""
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, EOFError, ValueError):
+            pass
+
+    def dump_bytecode(self, bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def template_cache() -> TemplateCache | None:
+    folder = cache_dir()
+    try:
+        folder = folder / "templates"
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except (OSError, TypeError):
+        return None
+    return TemplateCache(str(folder))
+
+
 app = create_app({"DEBUG": False, "TESTING": False, "PROPAGATE_EXCEPTIONS": False})
+app.jinja_env.bytecode_cache = template_cache()
 
 
 def warm_up() -> None:
