@@ -219,10 +219,13 @@ def _no_write(data: bytes) -> None:  # pragma: no cover - no view of ours uses w
 
 
 def mark_page(response: Response) -> Response:
-    """after_request (runs after every other hook): ETag, Cache-Control, 304, keep."""
+    """after_request (runs after every other hook): ETag, Cache-Control, 304, keep. An
+    answer its view marked `no-store` (a checker's live regions, not the page at its
+    address) is neither kept nor given an ETag."""
     if (request.method not in ("GET", "HEAD") or response.status_code != 200
             or request.endpoint not in current_app.config["PAGE_CACHE_ENDPOINTS"]
-            or response.is_streamed or "Set-Cookie" in response.headers):
+            or response.is_streamed or "Set-Cookie" in response.headers
+            or response.cache_control.no_store):
         return response
     etag = etag_of(response.get_data())
     response.headers["ETag"] = etag
