@@ -258,6 +258,44 @@ def render_ms() -> tuple[float, float]:
     return cpu(True, 30), cpu(False, 2000)
 
 
+TAPS = {  # one control changed per tap: a count stepped, a card ticked
+    "Hanamikoji": [f"/en/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,{i % 3},{3 - i % 3}"
+                   f"&na=Olena&nb=Jonas&round={1 + i // 3}" for i in range(9)],
+    "Koi-Koi": [f"/en/koikoi/score?a=0,2,8,10,28,30,{32 + i}&winner=a&ka=0&kb=1&ruleset=nintendo"
+                for i in range(9)],
+}
+TAP_TARGET_MS = 1.5
+
+
+def tap_ms() -> dict[str, tuple[float, float]]:
+    """Server CPU of a checker tap through the whole WSGI stack, in-process (page cache
+    emptied: every tap is a new address): the live update (`Shinpan-Live: regions`, what
+    static/js/live.js asks) and the full page (no JavaScript); medians over TAPS, best of 3."""
+    from werkzeug.test import EnvironBuilder
+
+    from webapp.server import wsgi
+
+    cache = wsgi.app.extensions["shinpan.page_cache"]
+
+    def median_ms(urls: list[str], live: bool) -> float:
+        rounds = []
+        for _ in range(3):
+            each = []
+            for url in urls:
+                path, _, query = url.partition("?")
+                headers = {"Host": "127.0.0.1", **({"Shinpan-Live": "regions"} if live else {})}
+                environ = EnvironBuilder(path=path, query_string=query,
+                                         headers=headers).get_environ()
+                cache.clear()
+                start = time.process_time()
+                b"".join(wsgi.app(environ, lambda *args: None))
+                each.append(time.process_time() - start)
+            rounds.append(statistics.median(each) * 1000)
+        return min(rounds)
+
+    return {game: (median_ms(urls, True), median_ms(urls, False)) for game, urls in TAPS.items()}
+
+
 def machine() -> str:
     model = "unknown CPU"
     try:
@@ -333,6 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     cli = cli_ms(args.starts)
     cpu = in_process_us(board_requests(300))
     fresh_ms, kept_ms = render_ms()
+    taps = tap_ms()
     loads.append(os.getloadavg()[0])
 
     print(f"HTTP benchmark (127.0.0.1, wrk, {args.concurrency} keep-alive connections, "
@@ -369,6 +408,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  checker permalink asked twice: {'same ETag and bytes' if same else 'DIFFERENT'}; "
           f"CPU in-process: fresh render {fresh_ms:.2f} ms, from the page cache "
           f"{kept_ms * 1000:.0f} us")
+    for game, (live, full) in taps.items():
+        print(f"  {game} checker tap, server CPU in-process (median of {len(TAPS[game])} taps): "
+              f"live regions {live:.2f} ms, full page {full:.2f} ms (target <= {TAP_TARGET_MS:g} "
+              f"ms for the live update: {verdict(live <= TAP_TARGET_MS)})")
     print(f"  create_app() start-up {statistics.median(starts):5.0f} ms median of {len(starts)} "
           f"(min {min(starts):.0f}, max {max(starts):.0f}; target <= {START_TARGET_MS:.0f} ms: "
           f"{verdict(statistics.median(starts) <= START_TARGET_MS)})")
@@ -391,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
             "loads": loads, "first_visit": visits,
             "asgi_score": asgi_score, "asgi_page": asgi_page, "asgi_browser": asgi_browser,
             "startup_ms": starts, "cli_ms": cli,
-            "in_process_us": cpu, "render_ms": [fresh_ms, kept_ms],
+            "in_process_us": cpu, "render_ms": [fresh_ms, kept_ms], "tap_ms": taps,
             "date": time.strftime("%Y-%m-%d"),
         }, indent=2))
     return 0
