@@ -46,7 +46,7 @@ test-fast: $(VENV)/.test catalogs lint  ## everything but the browser tests
 serve: $(VENV)/.runtime catalogs  ## the site under granian
 	$(BIN)/python -m webapp.server.serve
 
-bench: $(VENV)/.test catalogs wrk  ## referee, search and HTTP throughput as ratios in one run
+bench: $(VENV)/.test catalogs wrk  ## referee, search, HTTP ratios (median, min-max), first visits, taps, start-up
 	$(BIN)/python -m tools.bench_referee
 	$(BIN)/python tools/bench_search.py
 	$(BIN)/python tools/bench_http.py

@@ -3,9 +3,11 @@ baselines, as ratios measured side by side in one run.
 
 Every pair runs at the same time on this machine, measured alternately (A, B, A, B, ...)
 with the same load generator (wrk, through tools/wrk.py: keep-alive connections, the
-same prepared requests round-robin), so machine noise hits both; the best of ROUNDS runs
-counts. (The Python load generator costs more CPU per request than granian does for a
-kept page, so it would measure itself: see tools/wrk.py.)
+same prepared requests round-robin), so machine noise hits both. Each pair runs ROUNDS
+paired rounds; a line prints each side's best req/s and the ratio of each round's pair as
+the median (min-max): one best-of ratio hid a spread of 0.84-1.87 (issue 21). The load
+average is printed at four points: the machine is shared. (The Python load generator costs
+more CPU per request than granian does for a kept page, so it would measure itself.)
 
 * granian vs gunicorn: the same app (webapp.server.wsgi:app), granian configured by
   webapp/server/serve.py, gunicorn by today's gunicorn.conf.py:
@@ -15,15 +17,20 @@ kept page, so it would measure itself: see tools/wrk.py.)
 * the ASGI entry (webapp/server/asgi.py: a body deadline, the site on threads) vs the WSGI
   interface, the same app, workers and threads (SHINPAN_INTERFACE=asgi):
     score API, rules page (plain and br asked)                                 target >= 0.85
-  (at or above it the ASGI entry could be the default: webapp/server/serve.py, BENCHMARKS.md)
-* score API vs a bare JSON echo (tools/bench_app.py) on the same server (granian):
-                                                                               target >= 0.9
-* bytes on the wire of a rules page's first visit (Accept-Encoding: br, gzip)  target <= 15 KB
+* the score APIs vs baselines on the same granian config (tools/bench_app.py): a Flask
+  JSON echo (target >= 0.9), a raw 6-line WSGI JSON echo (Hanamikoji >= 0.6, Koi-Koi with
+  200 different one-round requests >= 0.55) and a floor that sends the body back unparsed
+* first visit on the wire of every page type (home, both rules pages, both checkers) in
+  every language: the HTML and every stylesheet, script and image it names, and /sw.js,
+  compressed as a browser asks (br, gzip)                                    target <= 15 KB
 * a checker permalink asked twice: the second answer comes from the page cache (same
   ETag and bytes); the CPU of a fresh render beside a kept one, in-process
-* start-up: create_app() in a fresh interpreter, and the whole `shinpan score` process on
-  one round (median of STARTS)                                  targets < 300 ms, <= 150 ms
-* in-process CPU per score request (no HTTP): product, bare echo, referee + JSON alone
+* a checker tap (one control changed), server CPU in-process: the live update
+  (`Shinpan-Live: regions`, static/js/live.js) beside the full page      target <= 1.5 ms
+* start-up: create_app() in a fresh interpreter (target <= 150 ms), and `shinpan score` on
+  one round: cold (a fresh process, an empty cache folder; target <= 100 ms), a fresh
+  process with the rulebooks' verdict kept, and warm (main() again in one process)
+* in-process CPU per score request (no HTTP): product, Flask echo, referee + JSON alone
 """
 from __future__ import annotations
 
