@@ -83,8 +83,14 @@ $(VENV)/.test: $(VENV)/.runtime
 	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e '.[test]'
 	touch $@
 
-# .mo files are build output: compiled from the .po sources, never committed.
-catalogs: $(MO)
+# .mo files are build output: compiled from the .po sources, never committed. So are the
+# rulebooks' verdicts (rulebook/loader.py): checked in full here, kept in the package, so a
+# process with an empty cache folder (the CLI's first run) need not check them again.
+VERDICTS := rulebook/verdicts/.built
+catalogs: $(MO) $(VERDICTS)
+$(VERDICTS): $(wildcard rulebook/*/rulebook.yaml rulebook/*/schemas/*.json) rulebook/loader.py | $(VENV)/.runtime
+	$(BIN)/python -m rulebook.loader
+	touch $@
 rulebook/translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
 	@mkdir -p $(@D)
 	$(BIN)/pybabel compile -l $* -i $< -o $@
@@ -120,4 +126,4 @@ lint: $(VENV)/.test
 	$(BIN)/ruff check rulebook webapp tests tools
 
 clean:
-	rm -rf $(VENV) node_modules rulebook/translations tests/artifacts
+	rm -rf $(VENV) node_modules rulebook/translations rulebook/verdicts tests/artifacts
