@@ -19,7 +19,8 @@ TITLES = {"en": ("Rulesets side by side", "Editions side by side"),
           "de": ("Regelwerke im Vergleich", "Ausgaben im Vergleich"),
           "uk": ("Набори правил поруч", "Видання поруч"),
           "es": ("Los reglamentos, uno al lado de otro", "Las ediciones, una al lado de otra"),
-          "fr": ("Les jeux de règles côte à côte", "Les éditions côte à côte")}
+          "fr": ("Les jeux de règles côte à côte", "Les éditions côte à côte"),
+          "ja": ("ルールを並べて比較", "版を並べて比較")}
 
 
 def html_of(response) -> str:
