@@ -86,10 +86,11 @@ $(VENV)/.test: $(VENV)/.runtime
 # .mo files are build output: compiled from the .po sources, never committed. So are the
 # rulebooks' verdicts (rulebook/loader.py): checked in full here, kept in the package, so a
 # process with an empty cache folder (the CLI's first run) need not check them again.
-VERDICTS := rulebook/verdicts/.built
+# (the stamp lives in the venv: rulebook/verdicts/ holds only what ships)
+VERDICTS := $(VENV)/.verdicts
 catalogs: $(MO) $(VERDICTS)
 $(VERDICTS): $(wildcard rulebook/*/rulebook.yaml rulebook/*/schemas/*.json) rulebook/loader.py | $(VENV)/.runtime
-	$(BIN)/python -m rulebook.loader
+	$(BIN)/python -c 'from rulebook.loader import main; main()'
 	touch $@
 rulebook/translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
 	@mkdir -p $(@D)

@@ -12,7 +12,7 @@ changed byte in either file means a new hash, so the full check runs again. With
 writable cache folder every load is checked.
 
 The build leaves the verdicts of the shipped rulebooks in the package (`rulebook/verdicts/`,
-`make verdicts`: `python -m rulebook.loader`, which runs the full check of every game's
+`make catalogs`: `rulebook.loader.main()`, which runs the full check of every game's
 rulebook), so even a process with an empty cache folder (the CLI's first run) loads them
 without the check; they too are found by the hash of both files' bytes, so an edited
 rulebook is checked again. SHINPAN_BUILT_VERDICTS=0 ignores them (the tests check in full;
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 CHECK_VERSION = b"1"  # bump when the check itself changes (a new rule beside the schema)
-BUILT = Path(__file__).resolve().parent / "verdicts"  # the build's verdicts (make verdicts)
+BUILT = Path(__file__).resolve().parent / "verdicts"  # the build's verdicts (make catalogs)
 
 
 class RulebookError(ValueError):
@@ -183,8 +183,8 @@ def collect_titles(data: dict[str, Any]) -> dict[str, str]:
 
 def build_verdicts(folder: Path = BUILT) -> list[Path]:
     """The full check of every game's shipped rulebook, its verdict written to `folder`
-    (the build's step, `make verdicts`); a RulebookError if one fails. In a fresh process
-    (`python -m rulebook.loader [FOLDER]`): a rulebook already loaded is not loaded again."""
+    (the build's step in `make catalogs`); a RulebookError if one fails. In a fresh process
+    (`main()`): a rulebook this process loaded before is not loaded again."""
     import shutil
 
     from . import GAMES
@@ -204,8 +204,11 @@ def build_verdicts(folder: Path = BUILT) -> list[Path]:
     return sorted(folder.glob("rulebook-*.marshal"))
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
+    """`make catalogs`' step: the verdicts into the folder given, else the package's."""
     import sys
 
-    for written in build_verdicts(Path(sys.argv[1]) if len(sys.argv) > 1 else BUILT):
+    args = sys.argv[1:] if argv is None else argv
+    for written in build_verdicts(Path(args[0]) if args else BUILT):
         print(f"checked, verdict kept: {written}")
+    return 0

@@ -148,7 +148,8 @@ def test_built_verdicts_spare_a_cold_process_the_check(tmp_path):
     process with an empty cache folder (the CLI's first run) skips PyYAML and jsonschema;
     an edited rulebook is not covered by them and is checked."""
     built = tmp_path / "built"
-    subprocess.run([sys.executable, "-m", "rulebook.loader", str(built)], cwd=ROOT, check=True,
+    build = "import sys; from rulebook.loader import main; main(sys.argv[1:])"
+    subprocess.run([sys.executable, "-c", build, str(built)], cwd=ROOT, check=True,
                    capture_output=True)
     assert len(list(built.glob("rulebook-*.marshal"))) == 2  # Hanamikoji's and Koi-Koi's
     env = {**os.environ, "SHINPAN_CACHE_DIR": str(tmp_path / "empty"),

@@ -215,8 +215,10 @@ class PageCacheMiddleware:
         if key is not None:
             page = self.cache.get(key)
             if page is not None:
+                forms = len(page._answers)
                 answer = self._send(page, environ, start_response)
-                self.cache.reweigh(key)
+                if len(page._answers) != forms:  # a compressed form made now: count it
+                    self.cache.reweigh(key)
                 return answer
 
         if key is None or method != "GET":
