@@ -399,3 +399,30 @@ def test_every_difference_the_comparison_shows_is_asked(ctx, ruleset):
             mine, theirs = (compare.cell(rb, terms, r, key)[0] for r in (ruleset, other))
             if mine != theirs and "unknown" not in (mine, theirs):
                 assert any(_apart(q, ruleset, other) for q in questions), (key, ruleset, other)
+
+
+def test_a_ruleset_just_as_near_opens_with_the_same_answers(client, app):
+    """A table's answers that leave two rulesets as near (say Yakuza's with another match
+    length, as near to Hanafuda Flash): the link to the other one keeps the answers, so it
+    opens with its options set to them too."""
+    finder = KoikoiFinder(GAMES["koikoi"].rulebook, "en")
+    with app.test_request_context("/en/koikoi/which"):
+        asked = choose(finder.questions(), list(finder.rb.rulesets))
+        variants = [(r, o) for r, o in _variants(finder.rb) if not finder.refused(r, o)]
+        for ruleset, option in variants:
+            answers = table_answers(asked, ruleset, option)
+            found = nearest(finder, asked, answers)
+            if found.ties:
+                break
+        else:
+            pytest.skip("no answers leave two rulesets as near")
+    tokens = {key: a.token for key, a in answers.items()}
+    html = html_of(client.get("/en/koikoi/which", query_string=tokens))
+    tie = found.ties[0]
+    link = re.search(r'<p class="finder-ties">.*?href="([^"]+)"', html, re.DOTALL)
+    assert link, html
+    args = query(unescape(link.group(1)))
+    assert args == {"learned": tie.id, **tokens}
+    html = html_of(client.get(urlsplit(unescape(link.group(1))).path, query_string=args))
+    table = parse_table(finder.rb, query(hrefs(html, "result-checker")))
+    assert table.ruleset == tie.id and 'id="result-differences"' not in html
