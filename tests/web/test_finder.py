@@ -366,6 +366,7 @@ def option_found(finder, asked, ruleset: str, option: dict) -> bool:
     return True
 
 
+@pytest.mark.rule("koikoi", "options.older-yaku", "yaku.best-in-group")
 def test_older_yaku_is_found_from_two_yaku_that_both_score(client, app):
     """Nintendo's values, but Poetry Ribbons and Blue Ribbons both score (FudaWiki's older
     yaku): Nintendo with options.older-yaku, which the checker applies."""
@@ -382,6 +383,7 @@ def test_older_yaku_is_found_from_two_yaku_that_both_score(client, app):
 
 
 @pytest.mark.parametrize("ruleset", list(GAMES["koikoi"].rulebook.rulesets))
+@pytest.mark.rule("koikoi", "ruleset.compare")
 def test_every_difference_the_comparison_shows_is_asked(ctx, ruleset):
     """Wherever the comparison page shows two rulesets' documented facts differ (a yaku's
     points, which yaku score together, an option), some question of the finder tells them
