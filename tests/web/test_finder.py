@@ -380,6 +380,9 @@ def test_older_yaku_is_found_from_two_yaku_that_both_score(client, app):
     table = parse_table(finder.rb, query(hrefs(html, "result-checker")))
     assert table.ruleset == "nintendo" and table.overrides == {"older_yaku": True}
     assert 'data-key="together.akatan.aotan"' in html and 'id="result-differences"' not in html
+    # the option is named, which the answers about yaku do not say
+    options = re.search(r'<p id="result-options">(.*?)</p>', html).group(1)
+    assert "FudaWiki&#39;s older yaku" in options and "&amp;" not in options
 
 
 @pytest.mark.parametrize("ruleset", list(GAMES["koikoi"].rulebook.rulesets))

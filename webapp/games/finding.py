@@ -94,6 +94,11 @@ class Finder(Protocol):
         """The page options of the candidate with these settings (one link format)."""
         ...
 
+    def named(self, settings: dict[str, Any]) -> str:
+        """The settings as a reader names them, listed ("Brights on the field: Number of
+        brights"), as plain text; empty when they set nothing a reader could name."""
+        ...
+
 
 # -- choosing the questions ---------------------------------------------------------------
 def _splits(question: Question, a: str, b: str) -> bool:

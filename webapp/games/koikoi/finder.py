@@ -22,6 +22,7 @@ from flask_babel import gettext, lazy_gettext, ngettext
 from rulebook.koikoi import referee
 
 from ..finding import UNKNOWN, Answer, Candidate, Question
+from ..terms import LABELLED
 from .options import OPTION_LABELS, encode, option_label
 from .terms import KoikoiTerms
 
@@ -316,6 +317,15 @@ class KoikoiFinder:
 
     def query(self, candidate: str, settings: dict[str, Any]) -> dict[str, str]:
         return {"ruleset": candidate, **{key: encode(v) for key, v in settings.items()}}
+
+    def named(self, settings: dict[str, Any]) -> str:
+        """The options the answers set, by name and value, as the rules pages name them (an
+        answer about yaku can set an option whose name it does not say: the older yaku);
+        plain text, escaped where it is shown."""
+        return self.terms.listed(
+            self.terms.gettext(LABELLED) % {"label": OPTION_LABELS[key],
+                                            "value": option_label(key, value)}
+            for key, value in settings.items())
 
 
 def _pair_key(pair: tuple[str, str]) -> str:
