@@ -1,0 +1,73 @@
+"""The match's score sheet, for every game: the rounds played so far, kept in the URL.
+
+A game's checker carries the rounds of the match in one parameter, `sheet`: each round
+as the referee needs it to score it again (Koi-Koi: who won, the calls, the piles;
+Hanamikoji: the counts on the board), rounds separated by ".", after an optional start
+("@…") when the match did not start at its first round. The page never trusts a number
+from it: the game's sheet module asks the referee to play the rounds again and shows what
+it answers, as a table under the checker and as CSV (webapp/pages/sheet.py). This module
+holds what the games share: the parameter's shape, the table, the CSV.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+PARAMETER = "sheet"
+MAX_TEXT = 3000  # characters of the parameter (the query string's cap is 6 KB)
+MAX_ROUNDS = 48  # the referee takes at most 50 rounds per request: these and this one
+SEPARATOR = "."
+START = "@"
+
+
+class SheetError(ValueError):
+    """A sheet parameter that cannot be read: the message says why, in the page's language."""
+
+
+@dataclass(frozen=True)
+class Parts:
+    """A sheet parameter split up: its start ("" when the match began at round 1) and rounds."""
+
+    start: str
+    rounds: list[str]
+
+
+def split(text: str) -> Parts:
+    """The start and the round tokens of a sheet parameter (no token may be empty)."""
+    tokens = text.split(SEPARATOR) if text else []
+    start = tokens.pop(0)[len(START):] if tokens and tokens[0].startswith(START) else ""
+    return Parts(start, tokens)
+
+
+def join(parts: Parts) -> str:
+    return SEPARATOR.join(([START + parts.start] if parts.start else []) + parts.rounds)
+
+
+@dataclass
+class Sheet:
+    """What the page and the CSV show: a caption, the header row and one row per round.
+
+    `text` is the parameter as given, kept in the form even when it cannot be read, so that
+    nothing entered is lost; `error` says why the rows are missing or do not add up."""
+
+    text: str
+    header: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    current: int | None = None  # the row of the round on the checker (not yet carried)
+    error: str | None = None
+    query: str = ""  # the checker's query these rows come from (the CSV link's)
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.rows or self.error)
+
+
+def csv_bytes(sheet: Sheet) -> bytes:
+    """The sheet as CSV: UTF-8 with a byte order mark (spreadsheet apps then read names in
+    any script), CRLF line ends (RFC 4180)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(sheet.header)
+    writer.writerows(sheet.rows)
+    return "\ufeff".encode() + out.getvalue().encode()
