@@ -12,7 +12,6 @@ from flask import Response
 
 from webapp.pages import site
 
-
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}

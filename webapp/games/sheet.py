@@ -14,6 +14,8 @@ import csv
 import io
 from dataclasses import dataclass, field
 
+from flask_babel import gettext, ngettext
+
 PARAMETER = "sheet"
 MAX_TEXT = 3000  # characters of the parameter (the query string's cap is 6 KB)
 MAX_ROUNDS = 48  # the referee takes at most 50 rounds per request: these and this one
@@ -38,6 +40,29 @@ def split(text: str) -> Parts:
     tokens = text.split(SEPARATOR) if text else []
     start = tokens.pop(0)[len(START):] if tokens and tokens[0].startswith(START) else ""
     return Parts(start, tokens)
+
+
+def read_parts(text: str) -> Parts:
+    """The parts of a sheet parameter no longer than a match can be (SheetError if longer)."""
+    parts = split(text)
+    if len(text) > MAX_TEXT or len(parts.rounds) > MAX_ROUNDS:
+        raise SheetError(ngettext(
+            "The score sheet in this link is longer than a match can be: it holds at most "
+            "%(num)s round.", "The score sheet in this link is longer than a match can be: it "
+            "holds at most %(num)s rounds.", MAX_ROUNDS))
+    return parts
+
+
+def unreadable(number: int) -> SheetError:
+    """Round `number` of the sheet (1: its start, if it has one) is not a round's token."""
+    return SheetError(gettext(
+        "Round %(num)s of the score sheet in this link cannot be read: it was changed or cut "
+        "short. The rest of what you entered is kept.", num=number))
+
+
+def referee_error(number: int, message: str) -> str:
+    """What the referee refuses in round `number` of the sheet."""
+    return gettext("Round %(num)s of the score sheet: %(message)s", num=number, message=message)
 
 
 def join(parts: Parts) -> str:

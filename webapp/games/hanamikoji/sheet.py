@@ -19,7 +19,7 @@ from rulebook.i18n import translator
 from rulebook.players import PLAYERS
 from rulebook.referee import referee
 
-from ..sheet import MAX_ROUNDS, MAX_TEXT, Parts, Sheet, SheetError, join, split
+from ..sheet import Parts, Sheet, SheetError, join, read_parts, referee_error, split, unreadable
 
 START = re.compile(r"(\d{1,3})_([ab-]+)")
 
@@ -39,35 +39,27 @@ def start_token(round_number: int, favor: list[str]) -> str:
 
 def next_sheet(text: str, round_number: int, favor: list[str], rnd: Mapping[str, Any]) -> str:
     """The sheet with the round just ruled added (its start taken from the form the first time)."""
-    parts = split(text)
+    parts = read_parts(text)
     start = parts.start if parts.start or parts.rounds else start_token(round_number, favor)
     return join(Parts(start, [*parts.rounds, round_token(rnd)]))
 
 
-def _unreadable(number: int) -> SheetError:
-    return SheetError(gettext(
-        "Round %(num)s of the score sheet in this link cannot be read: it was changed or cut "
-        "short. The rest of what you entered is kept.", num=number))
-
 
 def read(rb: Any, text: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """The start and the rounds of a sheet parameter, as the referee's request holds them."""
-    if len(text) > MAX_TEXT or len(split(text).rounds) > MAX_ROUNDS:
-        raise SheetError(gettext("The score sheet in this link is longer than a match can be: "
-                                 "it holds at most %(num)s rounds.", num=MAX_ROUNDS))
     n = len(rb.geishas)
     parts = split(text)
     start = None
     if parts.start:
         found = START.fullmatch(parts.start)
         if not found or len(found[2]) != n:
-            raise _unreadable(1)
+            raise unreadable(1)
         start = {"round": int(found[1]), "favor": [None if v == "-" else v for v in found[2]]}
     rounds = []
     for number, token in enumerate(parts.rounds, start=1):
         counts, _, removed = token.partition("~")
         if not re.fullmatch(rf"\d{{{2 * n}}}", counts) or (removed and removed not in rb.geisha_index):
-            raise _unreadable(number)
+            raise unreadable(number)
         rnd: dict[str, Any] = {"board": {p: [int(c) for c in counts[k * n:(k + 1) * n]]
                                          for k, p in enumerate(PLAYERS)}}
         if removed:
@@ -98,8 +90,7 @@ def build(rb: Any, text: str, settings: Mapping[str, Any], current: dict[str, An
     if not answer["valid"]:
         error = answer["errors"][0]
         number = int(error["path"].split("/")[2]) + 1 if error["path"].startswith("/rounds/") else 1
-        sheet.error = gettext("Round %(num)s of the score sheet: %(message)s",
-                              num=number, message=error["message"])
+        sheet.error = referee_error(number, error["message"])
         return sheet
     t = translator(lang)
     geishas = [t.pgettext(f"geisha.{g.id}", g.name) for g in rb.geishas]

@@ -14,13 +14,13 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import gettext, pgettext
 
 from rulebook.i18n import translator
 from rulebook.koikoi import referee
 from rulebook.players import PLAYERS
 
-from ..sheet import MAX_ROUNDS, MAX_TEXT, Parts, Sheet, SheetError, join, split
+from ..sheet import Parts, Sheet, SheetError, join, read_parts, referee_error, split, unreadable
 
 CARDS = string.digits + string.ascii_uppercase + string.ascii_lowercase
 ROUND = re.compile(r"([abn])(\d)(\d)([0-9A-Za-z]*)-([0-9A-Za-z]*)")
@@ -45,28 +45,20 @@ def start_token(rb: Any, match: Mapping[str, str]) -> str:
 
 def next_sheet(rb: Any, text: str, match: Mapping[str, str], rnd: Mapping[str, Any]) -> str:
     """The sheet with the round just ruled added (its start taken from the form the first time)."""
-    parts = split(text)
+    parts = read_parts(text)
     start = parts.start if parts.start or parts.rounds else start_token(rb, match)
     return join(Parts(start, [*parts.rounds, round_token(rnd)]))
 
 
-def _unreadable(number: int) -> SheetError:
-    return SheetError(gettext(
-        "Round %(num)s of the score sheet in this link cannot be read: it was changed or cut "
-        "short. The rest of what you entered is kept.", num=number))
-
 
 def read(rb: Any, text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The start and the rounds of a sheet parameter, as the referee's request holds them."""
-    if len(text) > MAX_TEXT or len(split(text).rounds) > MAX_ROUNDS:
-        raise SheetError(gettext("The score sheet in this link is longer than a match can be: "
-                                 "it holds at most %(num)s rounds.", num=MAX_ROUNDS))
     parts = split(text)
     start: dict[str, Any] = {}
     if parts.start:
         found = START.fullmatch(parts.start)
         if not found:
-            raise _unreadable(1)
+            raise unreadable(1)
         start = {"round": int(found[1]), "dealer": found[2],
                  "totals": {"a": int(found[3]), "b": int(found[4])}}
     rounds = []
@@ -74,7 +66,7 @@ def read(rb: Any, text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         found = ROUND.fullmatch(token)
         piles = [found[4], found[5]] if found else []
         if not found or any(CARDS.index(c) >= len(rb.cards) for pile in piles for c in pile):
-            raise _unreadable(number)
+            raise unreadable(number)
         rounds.append({"winner": WINNER[found[1]],
                        "koikoi": {"a": int(found[2]), "b": int(found[3])},
                        "captured": {p: [CARDS.index(c) for c in pile]
@@ -101,7 +93,7 @@ def build(rb: Any, text: str, request: Mapping[str, Any], valid: bool,
     if start:
         settings["start"] = start
     t = translator(lang)
-    sheet.header = [gettext("Round"), gettext("Month"), gettext("Dealer"), gettext("Winner"),
+    sheet.header = [pgettext("Koi-Koi", "Round"), gettext("Month"), gettext("Dealer"), gettext("Winner"),
                     gettext("Yaku"),
                     *(gettext("Points: %(player)s", player=names[p]) for p in PLAYERS),
                     *(gettext("Total: %(player)s", player=names[p]) for p in PLAYERS)]
@@ -109,8 +101,7 @@ def build(rb: Any, text: str, request: Mapping[str, Any], valid: bool,
         answer = referee({**settings, "rounds": rounds[:count]}, lang)
         if not answer["valid"]:
             error = answer["errors"][0]
-            sheet.error = gettext("Round %(num)s of the score sheet: %(message)s",
-                                  num=count, message=error["message"])
+            sheet.error = referee_error(count, error["message"])
             return sheet
         rnd = answer["rounds"][-1]
         sheet.rows.append([
