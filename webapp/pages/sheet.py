@@ -27,8 +27,7 @@ def sheet_csv(game: str):
         query = request.query_string.decode("utf-8", "replace")
         return redirect(url_for("checker.checker", game=game) + ("?" + query if query else "")
                         + "#sheet", code=303)
-    response = Response(csv_bytes(sheet), mimetype="text/csv")
-    response.charset = "utf-8"
+    response = Response(csv_bytes(sheet), content_type="text/csv; charset=utf-8")
     response.headers["Content-Disposition"] = f'attachment; filename="shinpan-{game}-{g.lang}.csv"'
     response.headers["Cache-Control"] = "no-store"  # a ruling of the moment, like the checker's
     return response
