@@ -41,11 +41,11 @@ def next_link(html: str) -> str:
 
 
 def sheet_rows(html: str) -> list[list[str]]:
-    table = re.search(r'<table class="sheet__table" id="sheet-table">(.*?)</table>', html, re.S)
+    table = re.search(r'<table class="sheet__table" id="sheet-table">(.*?)</table>', html, re.DOTALL)
     assert table, "no score sheet"
     return [[unescape(re.sub(r"<[^>]+>", "", cell)).strip()
-             for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
-            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)]
+             for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.DOTALL)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.DOTALL)]
 
 
 def csv_link(html: str) -> str:
