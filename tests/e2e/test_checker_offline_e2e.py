@@ -62,7 +62,7 @@ def assert_form_without_ruling(page) -> None:
     assert page.locator("html[data-copy]").count() == 1
     assert page.locator("[data-copy-show]").is_visible()
     assert page.locator("[data-live-offline]").is_visible()
-    for ruling in ("#verdict", "#ruling-data", "#request-data", "#verdict-more"):
+    for ruling in ("#verdict", "#ruling-data", "#request-data", "#verdict-more", "#sheet"):
         assert page.locator(ruling).count() == 0, f"{ruling} came from a copy"
 
 
