@@ -233,3 +233,18 @@ def test_a_hanamikoji_sheet_survives_the_url_round_trip(app, rounds, favor, roun
     moved = round_number != 1 or any(favor)
     assert start == ({"round": round_number, "favor": [v or None for v in favor]}
                      if moved else None)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_round_that_ends_the_match_ends_its_sheet(client, lang):
+    log = ("act=secret:ayane&act=secret:iroha&act=tradeoff:ruri,ruri&act=tradeoff:yoko,anju"
+           "&act=gift:ayane,anju,iroha:iroha&act=gift:yoko,yoko,tomoyo:tomoyo"
+           "&act=competition:ruri,ruri/chiharu,tomoyo:2&act=competition:chiharu,anju/chiharu,anju:1")
+    html = page(client, f"/{lang}/hanamikoji/score?mode=log&sheet=11111121111112&round=2&{log}")
+    t = translator(lang)
+    assert 'id="next-round"' not in html
+    assert t.gettext("The match is over: this is its whole sheet.") in unescape(html)
+    rows = sheet_rows(html)
+    assert [row[0] for row in rows[1:]] == ["1", "2"]  # the round played action by action too
+    # round 2 is B's to start: the same actions, one player over, win it for B
+    assert rows[2][5] == t.gettext("%(player)s wins") % {"player": t.gettext("Player B")}

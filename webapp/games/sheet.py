@@ -82,6 +82,7 @@ class Sheet:
     current: int | None = None  # the row of the round on the checker (not yet carried)
     error: str | None = None
     query: str = ""  # the checker's query these rows come from (the CSV link's)
+    over: bool = False  # the match ended with the last row: no round follows
 
     @property
     def shown(self) -> bool:

@@ -115,6 +115,7 @@ def build(rb: Any, text: str, settings: Mapping[str, Any], current: dict[str, An
                 "The score sheet does not lead to this round: its rounds end with other favour "
                 "markers or another round than the form holds. The form is scored as it is.")
     sheet.current = len(rounds) - 1 if current else None
+    sheet.over = answer["next"] is None
     return sheet
 
 

@@ -118,6 +118,7 @@ def build(rb: Any, text: str, request: Mapping[str, Any], valid: bool,
                 "The score sheet does not lead to this round: its rounds end with other points, "
                 "another round or another dealer than the form holds. The form is scored as it is.")
     sheet.current = len(rounds) - 1 if valid else None
+    sheet.over = answer["next"] is None
     return sheet
 
 
