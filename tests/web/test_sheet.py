@@ -248,3 +248,15 @@ def test_a_round_that_ends_the_match_ends_its_sheet(client, lang):
     assert [row[0] for row in rows[1:]] == ["1", "2"]  # the round played action by action too
     # round 2 is B's to start: the same actions, one player over, win it for B
     assert rows[2][5] == t.gettext("%(player)s wins") % {"player": t.gettext("Player B")}
+
+
+@pytest.mark.parametrize("game, token", [("koikoi", "n00-"), ("hanamikoji", "11111121111112")])
+def test_a_sheet_longer_than_a_match_is_named_and_still_carried(client, game, token):
+    sheet = ".".join([token] * 60)
+    html = page(client, f"/de/{game}/score?na=Olena&sheet={sheet}")
+    shown = unescape(re.search(r'id="sheet-error">([^<]+)<', html).group(1))
+    assert shown == translator("de").ngettext(
+        "The score sheet in this link is longer than a match can be: it holds at most %(num)s "
+        "round.", "The score sheet in this link is longer than a match can be: it holds at most "
+        "%(num)s rounds.", 48) % {"num": 48}
+    assert f'name="sheet" value="{sheet}"' in html

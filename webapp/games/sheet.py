@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask_babel import gettext, ngettext
 
@@ -60,13 +62,16 @@ def unreadable(number: int) -> SheetError:
         "short. The rest of what you entered is kept.", num=number))
 
 
-def referee_error(number: int, message: str) -> str:
-    """What the referee refuses in round `number` of the sheet."""
-    return gettext("Round %(num)s of the score sheet: %(message)s", num=number, message=message)
-
-
 def join(parts: Parts) -> str:
     return SEPARATOR.join(([START + parts.start] if parts.start else []) + parts.rounds)
+
+
+def with_round(text: str, start: str, token: str) -> str:
+    """The sheet with one more round; `start` (the form's, "" for a match from its first
+    round) begins a sheet that has nothing yet."""
+    parts = split(text)
+    begun = parts.start if parts.start or parts.rounds else start
+    return join(Parts(begun, [*parts.rounds, token]))
 
 
 @dataclass
@@ -97,3 +102,28 @@ def csv_bytes(sheet: Sheet) -> bytes:
     writer.writerow(sheet.header)
     writer.writerows(sheet.rows)
     return "\ufeff".encode() + out.getvalue().encode()
+
+
+def refusal(answer: Mapping[str, Any]) -> str:
+    """The first thing the referee refuses in the rounds of a sheet, with its round."""
+    error = answer["errors"][0]
+    path = error["path"].split("/")
+    number = int(path[2]) + 1 if len(path) > 2 and path[1] == "rounds" else 1
+    return gettext("Round %(num)s of the score sheet: %(message)s", num=number,
+                   message=error["message"])
+
+
+def settings_of(request: Mapping[str, Any]) -> dict[str, Any]:
+    """A checker's request without its start and rounds: the game, its rules, the names."""
+    return {k: v for k, v in request.items() if k not in ("start", "rounds")}
+
+
+def read_sheet(sheet: Sheet, read: Callable[[str], tuple[Any, list[dict[str, Any]]]]
+               ) -> tuple[Any, list[dict[str, Any]]] | None:
+    """The start and rounds `read` finds in the sheet's text; None, with the sheet's error
+    set, when it cannot read them."""
+    try:
+        return read(sheet.text)
+    except SheetError as error:
+        sheet.error = str(error)
+        return None

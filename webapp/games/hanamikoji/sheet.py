@@ -19,7 +19,7 @@ from rulebook.i18n import translator
 from rulebook.players import PLAYERS
 from rulebook.referee import referee
 
-from ..sheet import Parts, Sheet, SheetError, join, read_parts, referee_error, split, unreadable
+from .. import sheet as common
 
 START = re.compile(r"(\d{1,3})_([ab-]+)")
 
@@ -39,27 +39,24 @@ def start_token(round_number: int, favor: list[str]) -> str:
 
 def next_sheet(text: str, round_number: int, favor: list[str], rnd: Mapping[str, Any]) -> str:
     """The sheet with the round just ruled added (its start taken from the form the first time)."""
-    parts = read_parts(text)
-    start = parts.start if parts.start or parts.rounds else start_token(round_number, favor)
-    return join(Parts(start, [*parts.rounds, round_token(rnd)]))
-
+    return common.with_round(text, start_token(round_number, favor), round_token(rnd))
 
 
 def read(rb: Any, text: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """The start and the rounds of a sheet parameter, as the referee's request holds them."""
     n = len(rb.geishas)
-    parts = split(text)
+    parts = common.read_parts(text)
     start = None
     if parts.start:
         found = START.fullmatch(parts.start)
         if not found or len(found[2]) != n:
-            raise unreadable(1)
+            raise common.unreadable(1)
         start = {"round": int(found[1]), "favor": [None if v == "-" else v for v in found[2]]}
     rounds = []
     for number, token in enumerate(parts.rounds, start=1):
         counts, _, removed = token.partition("~")
         if not re.fullmatch(rf"\d{{{2 * n}}}", counts) or (removed and removed not in rb.geisha_index):
-            raise unreadable(number)
+            raise common.unreadable(number)
         rnd: dict[str, Any] = {"board": {p: [int(c) for c in counts[k * n:(k + 1) * n]]
                                          for k, p in enumerate(PLAYERS)}}
         if removed:
@@ -70,27 +67,21 @@ def read(rb: Any, text: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]
 
 def build(rb: Any, text: str, settings: Mapping[str, Any], current: dict[str, Any] | None,
           form_start: tuple[int, list[str]] | None, names: Mapping[str, str], query: str,
-          lang: str) -> Sheet:
+          lang: str) -> common.Sheet:
     """The sheet of the rounds carried, and of `current` (this round's request, once the
     referee ruled it finished). `settings` is the checker's request without its rounds;
     `form_start` the form's round and markers (None while they are not valid): the rounds
     carried must lead to them."""
-    sheet = Sheet(text, query=query)
-    try:
-        start, carried = read(rb, text)
-    except SheetError as error:
-        sheet.error = str(error)
+    sheet = common.Sheet(text, query=query)
+    parsed = common.read_sheet(sheet, lambda given: read(rb, given))
+    rounds = parsed[1] + ([current] if current else []) if parsed else []
+    if not parsed or not rounds:
         return sheet
-    rounds = carried + ([current] if current else [])
-    if not rounds:
-        return sheet
-    base = {k: v for k, v in settings.items() if k not in ("start", "rounds")}
-    base["start"] = start or {"round": 1}
+    start, carried = parsed
+    base = {**common.settings_of(settings), "start": start or {"round": 1}}
     answer = referee({**base, "rounds": rounds}, lang)
     if not answer["valid"]:
-        error = answer["errors"][0]
-        number = int(error["path"].split("/")[2]) + 1 if error["path"].startswith("/rounds/") else 1
-        sheet.error = referee_error(number, error["message"])
+        sheet.error = common.refusal(answer)
         return sheet
     t = translator(lang)
     geishas = [t.pgettext(f"geisha.{g.id}", g.name) for g in rb.geishas]

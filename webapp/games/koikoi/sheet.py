@@ -20,7 +20,7 @@ from rulebook.i18n import translator
 from rulebook.koikoi import referee
 from rulebook.players import PLAYERS
 
-from ..sheet import Parts, Sheet, SheetError, join, read_parts, referee_error, split, unreadable
+from .. import sheet as common
 
 CARDS = string.digits + string.ascii_uppercase + string.ascii_lowercase
 ROUND = re.compile(r"([abn])(\d)(\d)([0-9A-Za-z]*)-([0-9A-Za-z]*)")
@@ -45,20 +45,17 @@ def start_token(rb: Any, match: Mapping[str, str]) -> str:
 
 def next_sheet(rb: Any, text: str, match: Mapping[str, str], rnd: Mapping[str, Any]) -> str:
     """The sheet with the round just ruled added (its start taken from the form the first time)."""
-    parts = read_parts(text)
-    start = parts.start if parts.start or parts.rounds else start_token(rb, match)
-    return join(Parts(start, [*parts.rounds, round_token(rnd)]))
-
+    return common.with_round(text, start_token(rb, match), round_token(rnd))
 
 
 def read(rb: Any, text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The start and the rounds of a sheet parameter, as the referee's request holds them."""
-    parts = split(text)
+    parts = common.read_parts(text)
     start: dict[str, Any] = {}
     if parts.start:
         found = START.fullmatch(parts.start)
         if not found:
-            raise unreadable(1)
+            raise common.unreadable(1)
         start = {"round": int(found[1]), "dealer": found[2],
                  "totals": {"a": int(found[3]), "b": int(found[4])}}
     rounds = []
@@ -66,7 +63,7 @@ def read(rb: Any, text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         found = ROUND.fullmatch(token)
         piles = [found[4], found[5]] if found else []
         if not found or any(CARDS.index(c) >= len(rb.cards) for pile in piles for c in pile):
-            raise unreadable(number)
+            raise common.unreadable(number)
         rounds.append({"winner": WINNER[found[1]],
                        "koikoi": {"a": int(found[2]), "b": int(found[3])},
                        "captured": {p: [CARDS.index(c) for c in pile]
@@ -76,32 +73,28 @@ def read(rb: Any, text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 def build(rb: Any, text: str, request: Mapping[str, Any], valid: bool,
           match: Mapping[str, str] | None, names: Mapping[str, str], query: str,
-          lang: str) -> Sheet:
+          lang: str) -> common.Sheet:
     """The sheet of the rounds carried, and of this round when the referee ruled it.
     `match` is the form's round, dealer and points (None while one of them is not valid):
     the rounds carried must lead to them."""
-    sheet = Sheet(text, query=query)
-    try:
-        start, carried = read(rb, text)
-    except SheetError as error:
-        sheet.error = str(error)
+    sheet = common.Sheet(text, query=query)
+    parsed = common.read_sheet(sheet, lambda given: read(rb, given))
+    rounds = parsed[1] + ([request["rounds"][0]] if valid else []) if parsed else []
+    if not parsed or not rounds:
         return sheet
-    rounds = carried + ([request["rounds"][0]] if valid else [])
-    if not rounds:
-        return sheet
-    settings = {k: v for k, v in request.items() if k not in ("start", "rounds")}
+    start, carried = parsed
+    settings = common.settings_of(request)
     if start:
         settings["start"] = start
     t = translator(lang)
-    sheet.header = [pgettext("Koi-Koi", "Round"), gettext("Month"), gettext("Dealer"), gettext("Winner"),
-                    gettext("Yaku"),
+    sheet.header = [pgettext("Koi-Koi", "Round"), gettext("Month"), gettext("Dealer"),
+                    gettext("Winner"), gettext("Yaku"),
                     *(gettext("Points: %(player)s", player=names[p]) for p in PLAYERS),
                     *(gettext("Total: %(player)s", player=names[p]) for p in PLAYERS)]
     for count in range(1, len(rounds) + 1):  # each round's totals, as the referee adds them
         answer = referee({**settings, "rounds": rounds[:count]}, lang)
         if not answer["valid"]:
-            error = answer["errors"][0]
-            sheet.error = referee_error(count, error["message"])
+            sheet.error = common.refusal(answer)
             return sheet
         rnd = answer["rounds"][-1]
         sheet.rows.append([
