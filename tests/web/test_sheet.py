@@ -114,9 +114,10 @@ def test_hanamikoji_sheet_and_csv_in_every_language(client, lang):
     html = page(client, f"{second}&{SPLIT}")
     geisha = {g.id: t.pgettext(f"geisha.{g.id}", g.name) for g in HK.geishas}
     goes_on = t.gettext("The match goes on")
+    comma = t.gettext(", ")  # the language's list separator (Japanese: 、)
     expected = [["1", "", "0", "", "0", goes_on],
-                ["2", ", ".join(geisha[i] for i in ("ayane", "yoko", "ruri")), "10",
-                 ", ".join(geisha[i] for i in ("iroha", "tomoyo", "chiharu")), "7", goes_on]]
+                ["2", comma.join(geisha[i] for i in ("ayane", "yoko", "ruri")), "10",
+                 comma.join(geisha[i] for i in ("iroha", "tomoyo", "chiharu")), "7", goes_on]]
     rows = sheet_rows(html)
     assert rows[0] == [t.gettext("Round"),
                        t.gettext("Geishas of %(player)s") % {"player": "Olena"},

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask_babel import gettext
 
-from rulebook.i18n import translator
+from rulebook.i18n import listed, translator
 from rulebook.players import PLAYERS
 from rulebook.referee import referee
 
@@ -94,7 +94,7 @@ def build(rb: Any, text: str, settings: Mapping[str, Any], current: dict[str, An
         sheet.rows.append([
             str(rnd["round"]),
             *(cell for p in PLAYERS for cell in (
-                ", ".join(name for name, holder in zip(geishas, rnd["favor"]) if holder == p),
+                listed((name for name, holder in zip(geishas, rnd["favor"]) if holder == p), t),
                 str(rnd["charm"][p]))),
             _result(rnd["outcome"], names)])
     if carried and form_start is not None:

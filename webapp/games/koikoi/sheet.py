@@ -16,7 +16,7 @@ from typing import Any
 
 from flask_babel import gettext, pgettext
 
-from rulebook.i18n import translator
+from rulebook.i18n import listed, translator
 from rulebook.koikoi import referee
 from rulebook.players import PLAYERS
 
@@ -102,8 +102,8 @@ def build(rb: Any, text: str, request: Mapping[str, Any], valid: bool,
             t.pgettext(f"koikoi.month.{rnd['month']}", rb.month_by_number[rnd["month"]].name),
             names[rnd["dealer"]],
             names[rnd["winner"]] if rnd["winner"] else gettext("Nobody"),
-            ", ".join(t.pgettext(f"koikoi.yaku.{y['id']}", rb.yaku_by_id[y["id"]].name)
-                      for y in rnd["yaku"]),
+            listed((t.pgettext(f"koikoi.yaku.{y['id']}", rb.yaku_by_id[y["id"]].name)
+                    for y in rnd["yaku"]), t),
             *(str(rnd["score"][p]) for p in PLAYERS),
             *(str(answer["totals"][p]) for p in PLAYERS)])
         if count == len(carried) and match is not None and not _leads_to(rb, answer, match):
