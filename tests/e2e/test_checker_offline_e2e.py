@@ -53,6 +53,13 @@ def kept(page, url: str) -> None:
     kept_text(page, FORMS, url, "data-copy")
 
 
+def opened_once(page, url: str) -> None:
+    """The checker at `url` opened with a connection, its form kept by the worker."""
+    page.goto(url)
+    controlled(page)
+    kept(page, url)
+
+
 def settled(page) -> None:
     page.wait_for_function("() => !document.querySelector('form[data-live][aria-busy]')")
 
@@ -70,9 +77,7 @@ def assert_form_without_ruling(page) -> None:
 def test_hanamikoji_checker_opens_offline_and_rules_when_back(browser, live_server, lang):
     with own_phone(browser) as page:
         url = f"{live_server}/{lang}/hanamikoji/score"
-        page.goto(url)
-        controlled(page)
-        kept(page, url)
+        opened_once(page, url)
         page.context.set_offline(True)
         page.reload()
         assert page.locator("html").get_attribute("lang") == lang
@@ -127,9 +132,7 @@ def test_a_new_deploy_replaces_the_kept_forms(browser, live_server, monkeypatch)
     """A changed worker (a deploy) fetches every kept form again and drops older caches."""
     with own_phone(browser) as page:
         url = f"{live_server}/en/koikoi/score"
-        page.goto(url)
-        controlled(page)
-        kept(page, url)
+        opened_once(page, url)
         ruled = f"{live_server}/en/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3"
         page.evaluate(  # what an older worker left: a stale form, a cache of an older name
             """([name, url, ruled]) => Promise.all([
@@ -152,9 +155,7 @@ def test_a_new_deploy_replaces_the_kept_forms(browser, live_server, monkeypatch)
 
 def test_a_checker_never_opened_is_the_offline_page(browser, live_server):
     with own_phone(browser) as page:
-        page.goto(f"{live_server}/fr/hanamikoji/score")
-        controlled(page)
-        kept(page, f"{live_server}/fr/hanamikoji/score")
+        opened_once(page, f"{live_server}/fr/hanamikoji/score")
         page.context.set_offline(True)
         page.goto(f"{live_server}/fr/koikoi/score?a=0,2")
         assert page.locator("#offline").is_visible()
