@@ -26,7 +26,7 @@ more CPU per request than granian does for a kept page, so it would measure itse
 * a checker permalink asked twice: the second answer comes from the page cache (same
   ETag and bytes); the CPU of a fresh render beside a kept one, in-process
 * a checker tap (one control changed), server CPU in-process: the live update
-  (`Shinpan-Live: regions`, static/js/live.js) beside the full page      target <= 1.5 ms
+  (`Shinpan-Live: regions`: live.js's regions) beside the full page      target <= 1.5 ms
 * start-up: create_app() in a fresh interpreter (target <= 150 ms), and `shinpan score` on
   one round: cold (a fresh process, an empty cache folder; target <= 100 ms), a fresh
   process with the rulebooks' verdict kept, and warm (main() again in one process)
@@ -277,7 +277,7 @@ TAP_TARGET_MS = 1.5
 def tap_ms() -> dict[str, tuple[float, float]]:
     """Server CPU of a checker tap through the whole WSGI stack, in-process (page cache
     emptied: every tap is a new address): the live update (`Shinpan-Live: regions`, what
-    static/js/live.js asks) and the full page (no JavaScript); medians over TAPS, best of 3."""
+    the regions static/js/live.js replaces) and the full page (no JavaScript); medians over TAPS, best of 3."""
     from werkzeug.test import EnvironBuilder
 
     from webapp.server import wsgi

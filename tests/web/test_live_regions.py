@@ -1,5 +1,5 @@
-"""A checker's live update (static/js/live.js, `Shinpan-Live: regions`) gets the regions it
-replaces alone, byte-identical to the same regions of the full page, over a corpus of
+"""A checker asked for its live regions (`Shinpan-Live: regions`) answers the regions
+static/js/live.js replaces alone, byte-identical to the same regions of the full page, over a corpus of
 requests in every language; without the header (no JavaScript) the page stays whole."""
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def main_block(page: str) -> str:
 def test_live_regions_are_the_full_pages_bytes(client, lang, path, query):
     url = path.format(lang=lang) + ("?" + query if query else "")
     first = client.get(url, headers=LIVE)
-    if first.status_code == 303:  # a tidier address: live.js's fetch follows it, header and all
+    if first.status_code == 303:  # a tidier address: a fetch follows it, header and all
         url = first.headers["Location"]
     client.application.extensions["shinpan.page_cache"].clear()  # a kept page would answer
     live = client.get(url, headers=LIVE)
@@ -56,7 +56,7 @@ def test_live_regions_are_never_kept_as_the_page(client):
 
 
 def test_a_button_redirect_keeps_asking_for_regions(client):
-    # a stepper pressed: 303 to the tidy address, where live.js's fetch follows with its header
+    # a stepper pressed: 303 to the tidy address, where a fetch follows with its header
     answer = client.get("/fr/hanamikoji/score?step=a:0:%2B1", headers=LIVE)
     assert answer.status_code == 303
     follow = client.get(answer.headers["Location"], headers=LIVE)

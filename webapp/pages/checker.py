@@ -2,10 +2,12 @@
 
 The game's web module reads the query and asks the referee (`WebGame.checker`); this view
 only renders what it answers, or follows the redirect a button pressed without
-JavaScript asks for. static/js/live.js sends the same form without reloading the page and
-asks (header `Shinpan-Live: regions`) for the regions it replaces only: the page's `main`
-block, rendered alone by the same template code, so every region is the same bytes as
-in the full page, without the page around it (head, header, menus, footer).
+JavaScript asks for. static/js/live.js sends the same form without reloading the page.
+A request with the header `Shinpan-Live: regions` gets the regions a live update replaces
+only: the page's `main` block, rendered alone by the same template code, so every region
+is the same bytes as in the full page, without the page around it (head, header, menus,
+footer). live.js does not send it yet: the service worker (static/js/sw.js) keeps what
+live.js receives as the checker's offline copy, which must be a whole page.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from ..games import GAMES, Redirect
 from .rules import page_context
 
 bp = Blueprint("checker", __name__)
-LIVE_HEADER = "Shinpan-Live"  # sent by static/js/live.js; its value names what it replaces
+LIVE_HEADER = "Shinpan-Live"  # for a live update; its value names what it replaces
 LIVE_BLOCK = "main"  # the block of a checker template that holds every live region
 
 
