@@ -194,8 +194,9 @@ def test_follow_a_permalink(tab, live_server):
     tab.emulate_media(forced_colors="active")  # shadows are dropped: an outline marks it
     try:
         assert rule.evaluate("e => getComputedStyle(e).outlineStyle") != "none"
-        icon = permalink.locator(".icon").bounding_box()
-        assert icon["width"] > 10, "the icon is still drawn in forced colours"
+        icon = permalink.evaluate("e => getComputedStyle(e, '::before')")
+        assert float(icon["width"].removesuffix("px")) > 10, "the icon is still drawn in forced colours"
+        assert icon["forcedColorAdjust"] == "none" and icon["backgroundColor"] != "rgba(0, 0, 0, 0)"
     finally:
         tab.emulate_media(forced_colors="none")
 
@@ -705,11 +706,14 @@ def test_keyboard_opens_the_menus(tab, live_server):
 
 
 def test_every_tab_stop_shows_focus_in_a_logical_order(tab, live_server):
-    """Tab through header, game pages, options and the first rules: each stop has a ring,
-    and the order is the reading order (top to bottom)."""
+    """Tab through header, game pages, options (their fold opened with Enter) and the
+    first rules: each stop has a ring, and the order is the reading order (top to bottom)."""
     tab.goto(f"{live_server}/de/hanamikoji/?round_limit=1")
     missing, seen = [], []
     for _ in range(40):
+        if seen and seen[-1]["what"].startswith("SUMMARY options-fold__summary"):
+            tab.keyboard.press("Enter")
+            tab.wait_for_selector("#table-settings[open]")
         tab.keyboard.press("Tab")
         stop = tab.evaluate(
             "() => { const e = document.activeElement, s = getComputedStyle(e);"
@@ -723,7 +727,7 @@ def test_every_tab_stop_shows_focus_in_a_logical_order(tab, live_server):
     names = [stop["what"] for stop in seen]
     assert "INPUT#opt-round-limit-1 " in names and "BUTTON#options-apply " in names, names
     assert not missing, f"focus not visible on: {missing}"
-    last_menu = max(i for i, name in enumerate(names) if name.startswith("SUMMARY"))
+    last_menu = max(i for i, name in enumerate(names) if name.startswith("SUMMARY menu__button"))
     tops = [stop["top"] for stop in seen[last_menu + 1:]]  # below the header: reading order
     assert all(b >= a - 60 for a, b in pairwise(tops)), names
 
