@@ -759,8 +759,11 @@ def test_first_rule_within_a_screen_and_a_half(browser, live_server, lang):
             assert summary.bounding_box()["height"] >= 44
             assert not page.locator("#options").is_visible(), "the form is folded"
             state = page.locator("#options-summary").inner_text()
-            if "koikoi" in path:
-                assert ("FudaWiki" if "fudawiki" in path else "Nintendo") in state
+            if "koikoi" in path:  # the ruleset by the name the page gives it (任天堂 in ja)
+                ruleset = page.locator("#opt-ruleset option:checked").inner_text().strip()
+                assert ruleset and ruleset in state
+                assert (ruleset != page.locator("#opt-ruleset option").first.inner_text().strip()) \
+                    == ("fudawiki" in path)
             else:
                 assert ("Geekach" if "geekach" in path else "Deep Water") in state
             if "house=" in path:
