@@ -760,9 +760,9 @@ def test_first_rule_within_a_screen_and_a_half(browser, live_server, lang):
             assert not page.locator("#options").is_visible(), "the form is folded"
             state = page.locator("#options-summary").inner_text()
             if "koikoi" in path:  # the ruleset by the name the page gives it (任天堂 in ja)
-                ruleset = page.locator("#opt-ruleset option:checked").inner_text().strip()
+                ruleset = page.locator("#opt-ruleset option:checked").text_content().strip()
                 assert ruleset and ruleset in state
-                assert (ruleset != page.locator("#opt-ruleset option").first.inner_text().strip()) \
+                assert (ruleset != page.locator("#opt-ruleset option").first.text_content().strip()) \
                     == ("fudawiki" in path)
             else:
                 assert ("Geekach" if "geekach" in path else "Deep Water") in state
