@@ -39,9 +39,9 @@ MAX_VALUE = 100
 MAX_NAME = 40
 MAX_ACTIONS = 9  # one more than a round has, so the referee can say why it is too many
 SLOTS = 4  # the most cards an action uses
-SAFE = ":,/-_.~"  # left unescaped in permalinks, for readable URLs
+SAFE = ":,/-_.~@"  # left unescaped in permalinks, for readable URLs
 STATE = ("mode", "na", "nb", "house", "edition", "round_limit", "simultaneous_goal", "round", "fav",
-         "a", "b", "removed", "act", "c", "do", "take", "at", "check")
+         "a", "b", "removed", "act", "c", "do", "take", "at", "check", "sheet")
 EVENTS = ("step", "mark", "pick", "unpick", "clear", "edit", "drop")
 PARAMETERS = frozenset(STATE + EVENTS + tuple(f"f{i}" for i in range(7)))
 
@@ -66,6 +66,7 @@ class Form:
     favor: list[str] = field(default_factory=list)  # "a", "b" or "" (middle) per geisha
     counts: dict[str, list[str]] = field(default_factory=lambda: {"a": [], "b": []})
     removed: str = ""
+    sheet: str = ""  # the rounds played before this one (webapp/games/hanamikoji/sheet.py)
     log: list[str] = field(default_factory=list)  # act tokens
     cards: list[str] = field(default_factory=lambda: [""] * SLOTS)  # the next action's cards
     do: str = ""
@@ -131,6 +132,7 @@ def read_form(rb: Any, args: Any, lang: str) -> Form:
                 "at"):
         setattr(form, key, arg(args, key))
     form.check = arg(args, "check") in TRUE
+    form.sheet = str(args.get("sheet") or "").strip()  # as given, however long: never lost
     # A choice the menus do not offer (an edited address): the page's notice names it and
     # shows the default (page_options), and the referee is asked with the default too.
     offered = page_options(rb, {key: getattr(form, key)
@@ -348,6 +350,9 @@ def query(form: Form, **overrides: Any) -> list[tuple[str, str]]:
     favor = overrides.get("favor", form.favor)
     if any(favor):
         items.append(("fav", "".join(v or "-" for v in favor)))
+    sheet = overrides.get("sheet", form.sheet)
+    if sheet:
+        items.append(("sheet", sheet))
     fresh = overrides.get("fresh", False)  # a new round: no cards, no log yet
     if mode == "board" and not fresh:
         for p in ("a", "b"):

@@ -19,6 +19,7 @@ from .form import (
     referee_request,
 )
 from .options import encode
+from .sheet import build as build_sheet
 
 
 def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
@@ -71,10 +72,13 @@ def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
         "page_args": {"ruleset": state.table.ruleset, "house": state.table.house,
                       **{k: encode(v) for k, v in state.table.overrides.items()}},
         "permalink_query": permalink(state) if asked else None,
-        "next_query": next_round(rb, state, ruling) if valid else None,
+        "next_query": next_round(rb, state, ruling, req) if valid else None,
         "clear_query": "&".join(f"{k}={quote(v, safe=',')}" for k, v in state.query.items()
-                                if k in MATCH_FIELDS or k in ("ruleset", "house")
+                                if k in MATCH_FIELDS or k in ("ruleset", "house", "sheet")
                                 or k in rb.options),
+        "sheet": build_sheet(rb, state.sheet, req, valid,
+                             None if any(k in state.errors for k in MATCH_FIELDS) else state.match,
+                             names, permalink(state), lang),
         "field_errors": {k: " ".join(v) for k, v in state.errors.items()},
         "error_count": sum(len(v) for v in state.errors.values()),
         "notices": [],  # option errors are shown next to their fields here
