@@ -46,7 +46,7 @@ test-fast: $(VENV)/.test catalogs lint  ## everything but the browser tests
 serve: $(VENV)/.runtime catalogs  ## the site under granian
 	$(BIN)/python -m webapp.server.serve
 
-bench: $(VENV)/.test catalogs wrk  ## referee, search and HTTP throughput as ratios in one run
+bench: $(VENV)/.test catalogs wrk  ## referee, search, HTTP ratios (median, min-max), first visits, taps, start-up
 	$(BIN)/python -m tools.bench_referee
 	$(BIN)/python tools/bench_search.py
 	$(BIN)/python tools/bench_http.py
@@ -83,8 +83,15 @@ $(VENV)/.test: $(VENV)/.runtime
 	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e '.[test]'
 	touch $@
 
-# .mo files are build output: compiled from the .po sources, never committed.
-catalogs: $(MO)
+# .mo files are build output: compiled from the .po sources, never committed. So are the
+# rulebooks' verdicts (rulebook/loader.py): checked in full here, kept in the package, so a
+# process with an empty cache folder (the CLI's first run) need not check them again.
+# (the stamp lives in the venv: rulebook/verdicts/ holds only what ships)
+VERDICTS := $(VENV)/.verdicts
+catalogs: $(MO) $(VERDICTS)
+$(VERDICTS): $(wildcard rulebook/*/rulebook.yaml rulebook/*/schemas/*.json) rulebook/loader.py | $(VENV)/.runtime
+	$(BIN)/python -c 'from rulebook.loader import main; main()'
+	touch $@
 rulebook/translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
 	@mkdir -p $(@D)
 	$(BIN)/pybabel compile -l $* -i $< -o $@
@@ -120,4 +127,4 @@ lint: $(VENV)/.test
 	$(BIN)/ruff check rulebook webapp tests tools
 
 clean:
-	rm -rf $(VENV) node_modules rulebook/translations tests/artifacts
+	rm -rf $(VENV) node_modules rulebook/translations rulebook/verdicts tests/artifacts

@@ -10,6 +10,13 @@ $XDG_CACHE_HOME/shinpan, else ~/.cache/shinpan). The next process with the same 
 files loads that instead of importing PyYAML and jsonschema (~110 ms of a CLI run); a
 changed byte in either file means a new hash, so the full check runs again. Without a
 writable cache folder every load is checked.
+
+The build leaves the verdicts of the shipped rulebooks in the package (`rulebook/verdicts/`,
+`make catalogs`: `rulebook.loader.main()`, which runs the full check of every game's
+rulebook), so even a process with an empty cache folder (the CLI's first run) loads them
+without the check; they too are found by the hash of both files' bytes, so an edited
+rulebook is checked again. SHINPAN_BUILT_VERDICTS=0 ignores them (the tests check in full;
+another value is the folder to read them from).
 """
 from __future__ import annotations
 
@@ -17,12 +24,12 @@ import hashlib
 import json
 import marshal
 import os
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 CHECK_VERSION = b"1"  # bump when the check itself changes (a new rule beside the schema)
+BUILT = Path(__file__).resolve().parent / "verdicts"  # the build's verdicts (make catalogs)
 
 
 class RulebookError(ValueError):
@@ -58,14 +65,11 @@ def cache_dir() -> Path | None:
     return Path(base) / "shinpan"
 
 
-def _verdict_path(raw: bytes, schema: Path) -> Path | None:
-    folder = cache_dir()
-    if folder is None:
-        return None
+def _verdict_name(raw: bytes, schema: Path) -> str:
     digest = hashlib.blake2b(raw, digest_size=16)
     digest.update(schema.read_bytes())
     digest.update(CHECK_VERSION)
-    return folder / f"rulebook-{digest.hexdigest()}.marshal"
+    return f"rulebook-{digest.hexdigest()}.marshal"
 
 
 def _read_verdict(path: Path | None) -> Any:
@@ -81,6 +85,8 @@ def _write_verdict(path: Path | None, data: Any) -> None:
     if path is None:
         return
     try:
+        import tempfile  # only to write a verdict: not on the path of a process that reads one
+
         blob = marshal.dumps(data)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".rulebook-")
@@ -98,7 +104,14 @@ def load_yaml_checked(path: Path | str, schema: Path) -> dict[str, Any]:
         raw = path.read_bytes()
     except OSError as exc:
         raise RulebookError(path, [("", f"cannot read the file: {exc.strerror}")]) from None
-    verdict = _verdict_path(raw, schema)
+    name = _verdict_name(raw, schema)
+    built = os.environ.get("SHINPAN_BUILT_VERDICTS") or str(BUILT)
+    if built != "0":
+        data = _read_verdict(Path(built) / name)
+        if data is not None:
+            return data
+    folder = cache_dir()
+    verdict = folder / name if folder is not None else None
     data = _read_verdict(verdict)
     if data is not None:
         return data
@@ -166,3 +179,36 @@ def collect_titles(data: dict[str, Any]) -> dict[str, str]:
     """Every rule id -> its short English title."""
     return {rule_id: " ".join(title.split())
             for section in data["sections"] for rule_id, title in section["titles"].items()}
+
+
+def build_verdicts(folder: Path = BUILT) -> list[Path]:
+    """The full check of every game's shipped rulebook, its verdict written to `folder`
+    (the build's step in `make catalogs`); a RulebookError if one fails. In a fresh process
+    (`main()`): a rulebook this process loaded before is not loaded again."""
+    import shutil
+
+    from . import GAMES
+
+    shutil.rmtree(folder, ignore_errors=True)
+    saved = {key: os.environ.get(key) for key in ("SHINPAN_CACHE_DIR", "SHINPAN_BUILT_VERDICTS")}
+    os.environ.update(SHINPAN_CACHE_DIR=str(folder), SHINPAN_BUILT_VERDICTS="0")
+    try:
+        for game in GAMES.values():
+            game.load()
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return sorted(folder.glob("rulebook-*.marshal"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`make catalogs`' step: the verdicts into the folder given, else the package's."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    for written in build_verdicts(Path(args[0]) if args else BUILT):
+        print(f"checked, verdict kept: {written}")
+    return 0

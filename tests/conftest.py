@@ -10,6 +10,7 @@ import pytest
 # A fresh verdict cache per test session (rulebook/loader.py): every run checks the
 # rulebooks against their schemas in full, and no test reads a verdict left by another.
 os.environ["SHINPAN_CACHE_DIR"] = tempfile.mkdtemp(prefix="shinpan-test-cache-")
+os.environ["SHINPAN_BUILT_VERDICTS"] = "0"  # nor the build's (rulebook/verdicts/)
 
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -42,6 +42,33 @@ def board_requests(count: int, seed: int = 7) -> list[str]:
     return out
 
 
+def koikoi_requests(count: int, seed: int = 7) -> list[str]:
+    """Valid one-round Koi-Koi requests (Nintendo's ruleset): captures come in pairs of a
+    month, so each month's four cards go two by two to a pile or stay on the table; won by
+    whoever has a yaku (a drawn round when neither has one)."""
+    from rulebook.referee import referee as any_referee
+
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < count:
+        piles: dict[str, list[int]] = {"a": [], "b": []}
+        for month in range(12):
+            cards = [4 * month + i for i in range(4)]
+            rng.shuffle(cards)
+            for pair in (cards[:2], cards[2:]):
+                side = rng.choice(("a", "b", None, None))
+                if side:
+                    piles[side] += pair
+        piles = {p: sorted(cards) for p, cards in piles.items()}
+        for winner in ("a", "b", None):
+            document = {"game": "koikoi", "ruleset": "nintendo",
+                        "rounds": [{"winner": winner, "captured": piles}]}
+            if any_referee(document, "en")["valid"]:
+                out.append(json.dumps(document))
+                break
+    return out
+
+
 def log_requests(count: int) -> list[str]:
     return [json.dumps({"game": "hanamikoji", "rounds": [{"actions": LOG}]})] * count
 

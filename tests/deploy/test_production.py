@@ -321,6 +321,21 @@ def test_page_cache_is_bounded():
     assert len(app.extensions["shinpan.page_cache"]) == 3
 
 
+def test_page_cache_is_bounded_by_bytes():
+    # room for about two Koi-Koi checker pages (150 KB plain each) with their brotli forms
+    app = create_app({"PAGE_CACHE_BYTES": 2 * 175 * 1024})
+    client, cache = app.test_client(), app.extensions["shinpan.page_cache"]
+    for i in range(6):
+        url = f"/en/koikoi/score?a=0,2,8,10,28,30,{40 + i}&winner=a&ka=0&kb=1&ruleset=nintendo"
+        assert client.get(url).status_code == 200
+        assert client.get(url, headers={"Accept-Encoding": "br"}).status_code == 200
+        assert cache.nbytes <= 2 * 175 * 1024
+    assert len(cache) == 2
+    kept = [page for page, _ in cache._items.values()]
+    assert cache.nbytes == sum(page.nbytes for page in kept)
+    assert all(len(page._answers) == 2 for page in kept)  # plain and br both counted
+
+
 def test_negotiation_varies_on_accept_language(web):
     response = web.get("/", headers={"Accept-Language": "uk"})
     assert response.status_code in (301, 302, 303, 307, 308)

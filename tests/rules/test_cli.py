@@ -158,6 +158,30 @@ def test_schema_verdict_is_cached_and_invalidated(tmp_path):
     assert broken.returncode != 0 and "unexpected_field" in broken.stderr
 
 
+def test_built_verdicts_spare_a_cold_process_the_check(tmp_path):
+    """`make verdicts` checks the shipped rulebooks in full and keeps the verdicts, so a
+    process with an empty cache folder (the CLI's first run) skips PyYAML and jsonschema;
+    an edited rulebook is not covered by them and is checked."""
+    built = tmp_path / "built"
+    build = "import sys; from rulebook.loader import main; main(sys.argv[1:])"
+    subprocess.run([sys.executable, "-c", build, str(built)], cwd=ROOT, check=True,
+                   capture_output=True)
+    assert len(list(built.glob("rulebook-*.marshal"))) == 2  # Hanamikoji's and Koi-Koi's
+    env = {**os.environ, "SHINPAN_CACHE_DIR": str(tmp_path / "empty"),
+           "SHINPAN_BUILT_VERDICTS": str(built)}
+    code = ("import sys; from rulebook import GAMES; from rulebook.hanamikoji.model import "
+            "load_rulebook; [g.load() for g in GAMES.values() if g.slug != 'tiny']; "
+            "print('jsonschema' in sys.modules, 'yaml' in sys.modules); "
+            "load_rulebook(sys.argv[1]); print('jsonschema' in sys.modules)")
+    edited = tmp_path / "hanamikoji.yaml"
+    edited.write_text((ROOT / "rulebook" / "hanamikoji" / "rulebook.yaml").read_text(
+        encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", code, str(edited)], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=False)
+    assert run.stdout.split() == ["False", "False", "True"], run.stderr
+    assert len(list((tmp_path / "empty").iterdir())) == 1  # the edited one's verdict only
+
+
 def test_broken_pipe_is_quiet(tmp_path):
     path = tmp_path / "r.json"
     path.write_text(json.dumps(VALID))

@@ -51,6 +51,9 @@ PAGE_ENDPOINTS = frozenset({"site.home", "site.search", "site.developers", "site
                             "checker.checker", "finder.which", "aid.aid"})
 PAGE_MAX_AGE = 300  # seconds a browser or CDN may reuse a rules page without asking
 PAGE_CACHE_SIZE = 256  # pages kept per worker (about 50 KB each, 10 KB per compressed form)
+# and at most this many bytes of them: a Koi-Koi checker page is 150 KB plain (the cards'
+# chart), so 256 of them with their compressed forms would hold ~40 MB in every worker
+PAGE_CACHE_BYTES = 16 * 1024 * 1024
 MAX_STATIC_FILE = 2 * 1024 * 1024  # bytes: our CSS and JS are a few KB
 STATIC_SHORT_MAX_AGE = 300  # unhashed static names may change with the next deploy
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -63,35 +66,65 @@ NOT_MODIFIED_HEADERS = frozenset({"etag", "cache-control", "vary", "content-loca
 
 
 class PageCache:
-    """A thread-safe LRU of rendered pages: key -> Page."""
+    """A thread-safe LRU of rendered pages: key -> Page, bounded by a count and by bytes
+    (each page's bodies: the plain one and the compressed forms made so far, which a hit
+    may add to after the page is kept, hence `reweigh`)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, max_bytes: int | None = None) -> None:
         self.size = size
-        self._items: OrderedDict = OrderedDict()
+        self.max_bytes = max_bytes
+        self.nbytes = 0
+        self._items: OrderedDict = OrderedDict()  # key -> (item, bytes counted for it)
         self._lock = threading.Lock()
 
     def get(self, key):
         with self._lock:
-            item = self._items.get(key)
-            if item is not None:
-                self._items.move_to_end(key)
-            return item
+            entry = self._items.get(key)
+            if entry is None:
+                return None
+            self._items.move_to_end(key)
+            return entry[0]
 
     def put(self, key, item) -> None:
         if self.size <= 0:
             return
         with self._lock:
-            self._items[key] = item
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.nbytes -= old[1]
+            weight = _weight(item)
+            self._items[key] = (item, weight)
+            self.nbytes += weight
+            self._evict()
+
+    def reweigh(self, key) -> None:
+        """Count the bytes a kept item has grown by (a compressed form made on a hit)."""
+        with self._lock:
+            entry = self._items.get(key)
+            if entry is None:
+                return
+            weight = _weight(entry[0])
+            if weight != entry[1]:
+                self._items[key] = (entry[0], weight)
+                self.nbytes += weight - entry[1]
+                self._evict()
+
+    def _evict(self) -> None:
+        while self._items and (len(self._items) > self.size
+                               or (self.max_bytes is not None and self.nbytes > self.max_bytes)):
+            self.nbytes -= self._items.popitem(last=False)[1][1]
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self.nbytes = 0
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+def _weight(item) -> int:
+    return getattr(item, "nbytes", 0)
 
 
 class Page:
@@ -105,6 +138,13 @@ class Page:
         compression.add_vary(self.headers)
         self.variants = compression.Variants(body, etag)
         self._answers: dict = {}
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of its bodies: the plain one and each compressed form made so far."""
+        return len(self.variants.body) + sum(
+            len(body) for _etag, _headers, body in self._answers.values()
+            if body is not self.variants.body)
 
     def answer(self, encoding: str | None) -> tuple[str, tuple, bytes]:
         """(etag, headers, body) in `encoding` (None: identity)."""
@@ -175,7 +215,11 @@ class PageCacheMiddleware:
         if key is not None:
             page = self.cache.get(key)
             if page is not None:
-                return self._send(page, environ, start_response)
+                forms = len(page._answers)
+                answer = self._send(page, environ, start_response)
+                if len(page._answers) != forms:  # a compressed form made now: count it
+                    self.cache.reweigh(key)
+                return answer
 
         if key is None or method != "GET":
             return self.app(environ, start_response)
@@ -199,8 +243,9 @@ class PageCacheMiddleware:
             if close is not None:
                 close()
         page = Page(headers, body, environ[STORE])
+        answer = self._send(page, environ, start_response)
         self.cache.put(key, page)
-        return self._send(page, environ, start_response)
+        return answer
 
     @staticmethod
     def _send(page: Page, environ, start_response):
@@ -219,10 +264,13 @@ def _no_write(data: bytes) -> None:  # pragma: no cover - no view of ours uses w
 
 
 def mark_page(response: Response) -> Response:
-    """after_request (runs after every other hook): ETag, Cache-Control, 304, keep."""
+    """after_request (runs after every other hook): ETag, Cache-Control, 304, keep. An
+    answer its view marked `no-store` (a checker's live regions, not the page at its
+    address) is neither kept nor given an ETag."""
     if (request.method not in ("GET", "HEAD") or response.status_code != 200
             or request.endpoint not in current_app.config["PAGE_CACHE_ENDPOINTS"]
-            or response.is_streamed or "Set-Cookie" in response.headers):
+            or response.is_streamed or "Set-Cookie" in response.headers
+            or response.cache_control.no_store):
         return response
     etag = etag_of(response.get_data())
     response.headers["ETag"] = etag
@@ -335,7 +383,9 @@ def init_app(app: Flask, max_query: int = 6 * 1024) -> None:
     app.config.setdefault("PAGE_CACHE_ENDPOINTS", set(PAGE_ENDPOINTS))
     app.config.setdefault("PAGE_MAX_AGE", PAGE_MAX_AGE)
     app.config.setdefault("PAGE_CACHE_SIZE", PAGE_CACHE_SIZE)
-    cache = app.extensions["shinpan.page_cache"] = PageCache(app.config["PAGE_CACHE_SIZE"])
+    app.config.setdefault("PAGE_CACHE_BYTES", PAGE_CACHE_BYTES)
+    cache = app.extensions["shinpan.page_cache"] = PageCache(app.config["PAGE_CACHE_SIZE"],
+                                                             app.config["PAGE_CACHE_BYTES"])
     parameters = app.config.get("PAGE_PARAMETERS")
     known = frozenset().union(*parameters.values()) if parameters else None
     app.wsgi_app = PageCacheMiddleware(app.wsgi_app, cache, max_query, known)

@@ -3,15 +3,32 @@
 The game's web module reads the query and asks the referee (`WebGame.checker`); this view
 only renders what it answers, or follows the redirect a button pressed without
 JavaScript asks for. static/js/live.js sends the same form without reloading the page.
+A request with the header `Shinpan-Live: regions` gets the regions a live update replaces
+only: the page's `main` block, rendered alone by the same template code, so every region
+is the same bytes as in the full page, without the page around it (head, header, menus,
+footer). live.js does not send it yet: the service worker (static/js/sw.js) keeps what
+live.js receives as the checker's offline copy, which must be a whole page.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from ..games import GAMES, Redirect
 from .rules import page_context
 
 bp = Blueprint("checker", __name__)
+LIVE_HEADER = "Shinpan-Live"  # for a live update; its value names what it replaces
+LIVE_BLOCK = "main"  # the block of a checker template that holds every live region
 
 
 def query_parameters() -> dict[str, frozenset[str]]:
@@ -33,5 +50,27 @@ def checker(game: str):
         return redirect(base + ("?" + answer.query if answer.query else ""), code=303)
     context = page_context(game, answer.pop("page_args"))
     context.update(answer)
+    if request.headers.get(LIVE_HEADER) == "regions":
+        return live_regions(web.template("checker.html"), page="checker", base_url=base,
+                            **context)
     return render_template(web.template("checker.html"), page="checker", base_url=base,
                            **context)
+
+
+def live_regions(template_name: str, **context) -> Response:
+    """The template's LIVE_BLOCK alone, for the live update: never kept by a cache (the
+    address is the full page's), and marked as varying with the header that asked."""
+    template = current_app.jinja_env.get_template(template_name)
+    current_app.update_template_context(context)
+    env = template.new_context(context)
+    # The template's top-level imports (`{% from ... import ... %}`) run in its root
+    # function, before it hands over to the page it extends: run that far (the parent's
+    # first chunk of text), so the block sees the macros it uses.
+    root = template.root_render_func(env)
+    next(root, None)
+    root.close()
+    html = "".join(template.blocks[LIVE_BLOCK](env))
+    response = Response(html, content_type="text/html; charset=utf-8")
+    response.headers["Cache-Control"] = "no-store"
+    response.vary.add(LIVE_HEADER)
+    return response
