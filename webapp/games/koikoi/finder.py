@@ -206,12 +206,16 @@ class KoikoiFinder:
 
         values = {r: at(r, {}) for r in rb.rulesets}
         known = {v for v in values.values() if v is not UNKNOWN}
+        # the options that switch it on or off, or drop it while they are on
+        switches = rb.switches.get(yaku_id, ())
+        # the values a table plays when it switches the yaku on (the ruleset's, where it
+        # lists the yaku off by default; else the option's)
+        if switches:
+            known |= {at(r, dict.fromkeys(switches, True)) for r in rb.rulesets} - {UNKNOWN}
         answers = [Answer(str(p), p, ngettext("%(num)s point", "%(num)s points", p))
                    for p in sorted(v for v in known if v != NOT_PLAYED)]
         if NOT_PLAYED in known:
             answers.append(Answer(NOT_PLAYED, NOT_PLAYED, gettext("Not played")))
-        # the options that switch it on or off, or drop it while they are on
-        switches = rb.switches.get(yaku_id, ())
         drops = [spec.id for spec in rb.options.values() if yaku_id in spec.drops]
 
         def settle(candidate: str, answer: Answer) -> dict[str, Any] | None:
@@ -283,10 +287,12 @@ class KoikoiFinder:
         values = {r: at(r, {}) for r in rb.rulesets}
         if spec.choices is not None:
             offered = list(spec.choices) + ([None] if spec.nullable else [])
-        else:  # a number: the values the rulesets use, no limit last
-            used = {v for v in values.values() if v is not UNKNOWN}
+        else:  # a number: the values the rulesets play (documented or the referee's default),
+            # then no limit
+            used = {self._table(r, {})[option] for r in rb.rulesets}
+            # no limit is an answer whenever the referee accepts it, used or not
             offered = sorted(v for v in used if v is not None) + (
-                [None] if None in used else [])
+                [None] if None in used or spec.nullable else [])
         answers = tuple(Answer(encode(v), v, str(ANSWERS.get((option, v)) or
                                                   _option_answer(option, v)))
                         for v in offered)
