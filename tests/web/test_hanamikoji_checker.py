@@ -162,7 +162,83 @@ def test_log_mode_edit_and_drop_any_action(client):
     assert "act=tradeoff:tomoyo,iroha" in changed and changed.index("secret:ruri") < changed.index(
         "tradeoff:tomoyo,iroha") < changed.index("gift:")
     dropped = play(client, {**base, "drop": "0"}, "en")
-    assert "secret:ruri" not in dropped and "tradeoff:ayane,iroha" in dropped
+    assert dropped.endswith(web.query_string(
+        [("mode", "log"), ("act", "-")] + [("act", t) for t in LOG[1:4]]
+        + [("undo", "0:secret:ruri")]))  # a gap keeps its turn; the undo knows what it was
+    assert play(client, {**base, "drop": "3"}, "en").endswith(web.query_string(
+        [("mode", "log")] + [("act", t) for t in LOG[:3]] + [("undo", "3:" + LOG[3])]))
+
+
+# The issue's round: removing or changing an action never gives another one to the other player.
+ISSUE_LOG = ["secret:ayane", "secret:iroha", "tradeoff:ruri,ruri", "tradeoff:yoko,anju",
+             "gift:ayane,anju,iroha:iroha", "gift:yoko,yoko,tomoyo:tomoyo",
+             "competition:ruri,ruri/chiharu,tomoyo:2", "competition:chiharu,anju/chiharu,anju:1"]
+
+
+def press(client, location: str, event: str) -> str:
+    """Press a button on the page at `location` (its query plus the event): where it leads."""
+    response = client.get(f"{location}&{event}")
+    assert response.status_code == 303, event
+    return response.location
+
+
+def log_players(page: str) -> list[str]:
+    return re.findall(r'<li id="log-\d+"[^>]*>\s*<p class="log__what"><span class="log__who">(.*?)</span>', page)
+
+
+@pytest.mark.rule("hanamikoji", "turn.alternate")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_log_mode_removal_leaves_a_gap_and_undo_puts_it_back(client, lang):
+    base = {"mode": "log", "act": ISSUE_LOG, "na": "Olena", "nb": "Taras"}
+    before = client.get(URL.format(lang=lang), query_string=base).text
+    assert log_players(before) == ["Olena", "Taras"] * 4
+    removed = play(client, {**base, "drop": "2"}, lang)
+    page = client.get(removed).text
+    assert log_players(page) == ["Olena", "Taras"] * 4  # every action keeps its player
+    tokens = re.findall(r'<input type="hidden" name="act" value="([^"]*)">', page)
+    assert tokens == ISSUE_LOG[:2] + ["-"] + ISSUE_LOG[3:]  # and its content
+    assert 'class="log__entry is-editing log__entry--gap"' in page and 'id="log-2"' in page
+    assert 'id="next-missing"' in page and 'id="undo"' in page
+    assert 'data-status="gap"' in page
+    # Only the markers Olena has not used elsewhere: the trade-off she removed.
+    assert re.findall(r'id="do-(\w+)" name="mark"[^>]*aria-pressed="false">', page) == ["tradeoff"]
+    assert embedded(page, "request-data")["rounds"][0]["actions"] == [
+        web.parse_act(t) for t in ISSUE_LOG[:2]]  # ruled up to the gap only
+    undone = press(client, removed, "revert=1")
+    assert undone.endswith(web.query_string(
+        [("mode", "log"), ("na", "Olena"), ("nb", "Taras")] + [("act", t) for t in ISSUE_LOG]))
+
+
+def test_log_mode_fill_the_gap_then_undo_the_fill(client):
+    gapped = {"mode": "log", "act": ISSUE_LOG[:2] + ["-"] + ISSUE_LOG[3:]}
+    filled = play(client, {**gapped, "do": "tradeoff", "c": ["ruri", "ruri"]}, "en")
+    assert filled.endswith(web.query_string(
+        [("mode", "log")] + [("act", t) for t in ISSUE_LOG] + [("undo", "2:-")]))
+    assert embedded(client.get(filled).text)["valid"]
+    again = press(client, filled, "revert=1")
+    assert re.findall(r"act=([^&]*)", again) == ISSUE_LOG[:2] + ["-"] + ISSUE_LOG[3:]
+
+
+def test_log_mode_change_keeps_the_marker_and_says_what_is_missing(client):
+    base = {"mode": "log", "act": ISSUE_LOG}
+    editing = play(client, {**base, "edit": "5"}, "en")
+    assert editing.endswith("do=gift&at=5")
+    again = press(client, editing, "mark=gift")
+    assert again.endswith("do=gift&at=5")  # tapping the chosen marker keeps it chosen
+    page = client.get(editing).text
+    # Taras (B) used his other three markers in other actions: only his gift is offered.
+    assert re.findall(r'id="do-(\w+)" name="mark"[^>]*aria-pressed="(\w+)">', page) == [("gift", "true")]
+    assert "Still to enter: 3 more cards." in page
+    asked = client.get(URL.format(lang="en"), query_string={
+        **base, "at": "5", "do": "gift", "c": ["yoko", "tomoyo", "yoko"]}).text
+    assert 'id="take-question"' in asked and "Still to enter: what Player A took." in asked
+    changed = play(client, {**base, "at": "5", "do": "gift", "c": ["yoko", "tomoyo", "yoko"],
+                            "take": "yoko"}, "en")
+    assert re.findall(r"act=([^&]*)", changed) == (
+        ISSUE_LOG[:5] + ["gift:yoko,tomoyo,yoko:yoko"] + ISSUE_LOG[6:])
+    assert changed.endswith("undo=5:" + ISSUE_LOG[5])
+    back = press(client, changed, "revert=1")
+    assert re.findall(r"act=([^&]*)", back) == ISSUE_LOG
 
 
 @pytest.mark.rule("hanamikoji", "action.gift", "turn.each-action-once")
@@ -201,7 +277,9 @@ def test_log_mode_marker_first_then_cards_complete_the_action(client):
     location = play(client, {**base, "mark": "tradeoff"}, "en")
     assert location.endswith("act=secret:ruri&do=tradeoff")
     assert play(client, {**base, "do": "tradeoff", "mark": "tradeoff"}, "en").endswith(
-        "act=secret:ruri")  # tapped again: chosen no longer
+        "act=secret:ruri&do=tradeoff")  # tapped again: still chosen (issue 19: it must not jam)
+    assert play(client, {**base, "do": "tradeoff", "mark": "gift"}, "en").endswith(
+        "act=secret:ruri&do=gift")  # another marker tapped: that one
     # the second card completes it: added without another tap
     added = play(client, {**base, "do": "tradeoff", "c": ["ayane", "iroha"]}, "en")
     assert added.endswith("act=secret:ruri&act=tradeoff:ayane,iroha")

@@ -12,10 +12,10 @@ from rulebook.referee import referee
 
 from ..base import Redirect
 from .form import (
+    GAP,
     MAX_NAME,
     SLOTS,
     Form,
-    act_token,
     apply_event,
     arg,
     errors_by_field,
@@ -121,7 +121,10 @@ def add_action(rb: Any, form: Form, lang: str) -> tuple[dict[str, Any], bool]:
             answer = referee(round_request(form, log), lang)
             awaiting = _awaits_take(form, answer)
     if answer["valid"]:
-        form.log = [act_token(entry) for entry in log]
+        editing = form.editing
+        # the undo puts back what a change replaced; a new action is undone by "Remove"
+        form.undo = f"{editing}:{form.log[editing]}" if editing is not None else ""
+        form.log = log
         form.clear_next()
     return answer, awaiting
 
@@ -189,31 +192,27 @@ def log_view(rb: Any, form: Form, ruling: Mapping[str, Any] | None, names: Mappi
     `names` are the labels ("Jugador A"), `said` the names inside a sentence ("el jugador A")."""
     rnd = ruling["rounds"][-1] if ruling else None
     progress = rnd.get("progress") if rnd else None
-    if rnd is not None:
-        movers = rnd.get("movers", [])
-    else:  # a log the referee refuses: its actions still alternate from the round's first player
-        round_number = number(form.round) if form.round else 1
-        movers = (turn_order(rb, round_number, len(form.log))
-                  if isinstance(round_number, int) and round_number >= 1 else [])
+    round_number = number(form.round) if form.round else 1
+    # Whose each action is: the players alternate from the round's first player, so an
+    # action keeps its player whatever is removed or changed around it (a gap keeps a turn).
+    movers = (turn_order(rb, round_number, max(len(form.log), next_index + 1))
+              if isinstance(round_number, int) and round_number >= 1 else [])
     entries = []
     for k, token in enumerate(form.log):
         mover = movers[k] if k < len(movers) else None
-        entries.append({"index": k, "token": token, "entry": parse_act(token),
+        entries.append({"index": k, "token": token,
+                        "entry": None if token == GAP else parse_act(token),
                         "player": names[mover] if mover else "",
                         "chooser": said[OTHER[mover]] if mover else ""})
     editing = form.editing
-    if editing is not None:  # whose action it was, when the log so far is valid
+    if editing is not None:
         mover = movers[editing] if editing < len(movers) else None
-        free = list(rb.actions)  # the referee says whether the one chosen is still free
+        free = _free_markers(rb, form.log, movers, editing)
     elif progress is not None:
         mover, free = progress["to_act"], progress["actions_left"][progress["to_act"]]
     else:
         mover, free = None, []
-    unseen = _unseen(rb, rnd)
-    if editing is not None and unseen is not None:  # the changed action's cards are back
-        for card in _flat(entries[editing]["entry"].get("cards") or []):
-            if card in rb.geisha_index:
-                unseen[rb.geisha_index[card]] += 1
+    unseen = _unseen_around(rb, form, rnd, editing)
     chosen = form.chosen
     action = rb.actions.get(form.do)
     return {
@@ -233,9 +232,50 @@ def log_view(rb: Any, form: Form, ruling: Mapping[str, Any] | None, names: Mappi
         "free_slots": max((action.cards if action else SLOTS) - len(chosen), 0),
         "awaiting_take": awaiting_take,
         "offered": _offered(action, chosen) if awaiting_take else [],
+        "missing": _missing(action, chosen, awaiting_take),
         "refused": refused,
         "progress": progress,
     }
+
+
+def _free_markers(rb: Any, log: list[str], movers: list[str], index: int) -> list[str]:
+    """The markers the player of action `index` can have used there: not those the same
+    player used in another action of the log (the referee still rules on the one chosen)."""
+    if index >= len(movers):
+        return list(rb.actions)
+    used = {parse_act(token)["action"] for k, token in enumerate(log)
+            if k != index and token != GAP and k < len(movers) and movers[k] == movers[index]}
+    return [aid for aid in rb.actions if aid not in used]
+
+
+def _unseen_around(rb: Any, form: Form, rnd: Mapping[str, Any] | None,
+                   editing: int | None) -> list[int] | None:
+    """The cards still unseen for the action being entered: the referee's count for the
+    log up to the first gap, with the changed action's cards back and the cards of the
+    actions after the gap used."""
+    unseen = _unseen(rb, rnd)
+    if unseen is None:
+        return None
+    ruled = form.gap if form.gap is not None else len(form.log)
+    for k, token in enumerate(form.log):
+        sign = 1 if k == editing and k < ruled else -1 if k != editing and k >= ruled else 0
+        if token == GAP or not sign:
+            continue
+        for card in _flat(parse_act(token).get("cards") or []):
+            if card in rb.geisha_index:
+                unseen[rb.geisha_index[card]] += sign
+    return unseen
+
+
+def _missing(action: Any, chosen: list[str], awaiting_take: bool) -> tuple[str, int]:
+    """What the action being entered still needs: its marker, cards (how many), or what
+    the opponent took ("" when nothing: the referee has it)."""
+    if awaiting_take:
+        return "take", 0
+    if action is None:
+        return "marker", 0
+    left = action.cards - len(chosen)
+    return ("cards", left) if left > 0 else ("", 0)
 
 
 def _flat(cards: list[Any]) -> list[str]:
@@ -290,6 +330,8 @@ def _sides_in_progress(rb: Any, form: Form) -> set[str]:
 def verdict(form: Form, ruling: Mapping[str, Any] | None, problems: list[dict],
             waiting: set[str]) -> dict[str, Any]:
     """What the result bar says: who wins, who starts next, what is still missing, or why not."""
+    if ruling is not None and form.gap is not None:  # ruled only up to the gap
+        return {"state": "gap", "index": form.gap}
     if ruling is not None:
         return {"state": ruling["result"]["status"], "result": ruling["result"],
                 "next": ruling["next"]}

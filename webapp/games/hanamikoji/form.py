@@ -31,18 +31,23 @@ from .options import FALSE, TRUE, page_options
 #                         which logged action is being changed (its index). The action is
 #                         added as soon as its marker and all its cards are known (and what
 #                         the opponent took, when they choose).
+#                         A removed action leaves a gap, act=- , in its place: every other
+#                         action keeps its turn, so its player; the first gap is the action
+#                         being entered until it is filled in.
+#   undo=<index>:<token>  what the last removal or change replaced (the token, or - for a gap)
 #   check=1               show every problem, also of a side still being filled in
 # Buttons that work without JavaScript send one event, answered with a redirect:
 #   step=a:3:+1  mark=<action>  pick=<geisha>  unpick=<slot>  clear=1  edit=<index>
-#   drop=<index>
+#   drop=<index>  revert=1 (the undo)
 MAX_VALUE = 100
 MAX_NAME = 40
 MAX_ACTIONS = 9  # one more than a round has, so the referee can say why it is too many
 SLOTS = 4  # the most cards an action uses
 SAFE = ":,/-_.~"  # left unescaped in permalinks, for readable URLs
 STATE = ("mode", "na", "nb", "house", "edition", "round_limit", "simultaneous_goal", "round", "fav",
-         "a", "b", "removed", "act", "c", "do", "take", "at", "check")
-EVENTS = ("step", "mark", "pick", "unpick", "clear", "edit", "drop")
+         "a", "b", "removed", "act", "c", "do", "take", "at", "undo", "check")
+EVENTS = ("step", "mark", "pick", "unpick", "clear", "edit", "drop", "revert")
+GAP = "-"  # a removed action's place in the log, still to be filled in
 PARAMETERS = frozenset(STATE + EVENTS + tuple(f"f{i}" for i in range(7)))
 
 MESSAGES = {
@@ -71,6 +76,7 @@ class Form:
     do: str = ""
     take: str = ""
     at: str = ""  # index of the logged action being changed ("" = a new action)
+    undo: str = ""  # "<index>:<token>": what the last removal or change replaced
     check: bool = False
     errors: dict[str, list[str]] = field(default_factory=dict)  # the form's own messages
     defaults: dict[str, str] = field(default_factory=dict)  # left out of permalinks
@@ -91,8 +97,29 @@ class Form:
         return [c for c in self.cards if c]
 
     @property
+    def gap(self) -> int | None:
+        """The first removed action's place, if any: the action entered next fills it."""
+        return self.log.index(GAP) if GAP in self.log else None
+
+    @property
     def editing(self) -> int | None:
-        return int(self.at) if self.at.isdigit() and int(self.at) < len(self.log) else None
+        """The logged action being changed: the one chosen, else the first gap."""
+        if self.at.isdigit() and int(self.at) < len(self.log):
+            return int(self.at)
+        return self.gap
+
+    @property
+    def undoable(self) -> tuple[int, str] | None:
+        """(index, token) the undo puts back, if there is one."""
+        index, _, token = self.undo.partition(":")
+        if index.isdigit() and int(index) < MAX_ACTIONS and token:
+            return int(index), token
+        return None
+
+    def trim_gaps(self) -> None:
+        """Gaps at the end hold no one's turn: nothing follows them."""
+        while self.log and self.log[-1] == GAP:
+            self.log.pop()
 
 
 def arg(args: Mapping[str, Any], key: str) -> str:
@@ -158,6 +185,8 @@ def read_form(rb: Any, args: Any, lang: str) -> Form:
             values = (values + [""] * n)[:n]
         form.counts[p] = [v.strip() for v in values] or [""] * n
     form.log = [v.strip() for v in _getlist(args, "act")[:MAX_ACTIONS]]
+    form.trim_gaps()
+    form.undo = arg(args, "undo")
     chosen = [c.strip() for c in _getlist(args, "c") if c.strip()][:SLOTS]
     form.cards = chosen + [""] * (SLOTS - len(chosen))
     return form
@@ -185,9 +214,10 @@ def _step(rb: Any, form: Form, value: str) -> None:
 
 
 def _mark(rb: Any, form: Form, value: str) -> None:
-    """The action marker tapped: it is chosen (tapped again: chosen no longer)."""
+    """The action marker tapped: it is chosen (tapped again, it stays chosen: "start this
+    action again" clears it)."""
     if value in rb.actions:
-        form.do = "" if form.do == value else value
+        form.do = value
 
 
 def _pick(rb: Any, form: Form, value: str) -> None:
@@ -217,13 +247,31 @@ def _edit(rb: Any, form: Form, value: str) -> None:
 
 
 def _drop(rb: Any, form: Form, value: str) -> None:
-    if value.isdigit() and int(value) < len(form.log):
-        del form.log[int(value)]
-        form.at = ""
+    """Remove a logged action: a gap stays in its place, so every later action keeps its
+    turn and its player (the players alternate); the undo can put it back."""
+    if value.isdigit() and int(value) < len(form.log) and form.log[int(value)] != GAP:
+        index = int(value)
+        form.undo = f"{index}:{form.log[index]}"
+        form.log[index] = GAP
+        form.trim_gaps()
+        form.clear_next()
+
+
+def _revert(rb: Any, form: Form, value: str) -> None:
+    """Undo the last removal or change: the action it replaced is back in its place (a
+    removed last action, whose place went with it, comes back at the end)."""
+    undoable = form.undoable
+    if undoable is not None:
+        index, token = undoable
+        form.log.extend([GAP] * (index + 1 - len(form.log)))
+        form.log[index] = token
+        form.trim_gaps()
+    form.undo = ""
+    form.clear_next()
 
 
 EVENT_HANDLERS = {"step": _step, "mark": _mark, "pick": _pick, "unpick": _unpick,
-                  "clear": _clear, "edit": _edit, "drop": _drop}
+                  "clear": _clear, "edit": _edit, "drop": _drop, "revert": _revert}
 
 
 def parse_act(token: str) -> dict[str, Any]:
@@ -299,8 +347,10 @@ def base_request(form: Form) -> dict[str, Any]:
     return doc
 
 
-def round_request(form: Form, log: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
-    """The request for the round as entered (None: a blank board, nothing to ask yet)."""
+def round_request(form: Form, log: list[str] | None = None) -> dict[str, Any] | None:
+    """The request for the round as entered (None: a blank board, nothing to ask yet). In
+    log mode, the actions (`log`, else the form's) up to the first gap: what follows a gap
+    cannot be ruled on until it is filled in."""
     rnd: dict[str, Any] = {}
     if form.removed:
         rnd["removed"] = form.removed
@@ -309,18 +359,19 @@ def round_request(form: Form, log: list[dict[str, Any]] | None = None) -> dict[s
             return None
         rnd["board"] = {p: [number(v) if v else 0 for v in form.counts[p]] for p in ("a", "b")}
     else:
-        rnd["actions"] = [parse_act(t) for t in form.log] if log is None else log
+        tokens = form.log if log is None else log
+        rnd["actions"] = [parse_act(t) for t in tokens[:tokens.index(GAP) if GAP in tokens else None]]
     return {**base_request(form), "rounds": [rnd]}
 
 
-def with_next_action(rb: Any, form: Form) -> list[dict[str, Any]]:
-    """The log with the action being added (or changed in place)."""
-    log = [parse_act(t) for t in form.log]
-    entry = next_entry(rb, form)
+def with_next_action(rb: Any, form: Form) -> list[str]:
+    """The log's tokens with the action being added (or changed in place, or filling a gap)."""
+    log = list(form.log)
+    token = act_token(next_entry(rb, form))
     if form.editing is not None:
-        log[form.editing] = entry
+        log[form.editing] = token
     else:
-        log.append(entry)
+        log.append(token)
     return log
 
 
@@ -363,6 +414,8 @@ def query(form: Form, **overrides: Any) -> list[tuple[str, str]]:
             items.extend(("c", c) for c in form.chosen)
             if form.at:
                 items.append(("at", form.at))
+            if form.undo:
+                items.append(("undo", form.undo))
     if form.check and not fresh and mode == "board":
         items.append(("check", "1"))
     return items
