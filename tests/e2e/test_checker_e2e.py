@@ -242,6 +242,80 @@ def test_any_action_can_be_changed_or_removed(phone, live_server):
     assert ruling_data(page)["rounds"][0]["progress"]["action_number"] == 8
 
 
+# Issue 19's exact round: removing or changing an action must not give another to the other player.
+ISSUE_URL = ("/uk/hanamikoji/score?mode=log&act=secret:ayane&act=secret:iroha"
+             "&act=tradeoff:ruri,ruri&act=tradeoff:yoko,anju&act=gift:ayane,anju,iroha:iroha"
+             "&act=gift:yoko,yoko,tomoyo:tomoyo&act=competition:ruri,ruri/chiharu,tomoyo:2"
+             "&act=competition:chiharu,anju/chiharu,anju:1")
+
+
+def logged(page) -> list[tuple[str, str, str]]:
+    """Each logged action as the page shows it: (player, text, token in the form)."""
+    return page.locator("#log-list > li").evaluate_all(
+        "els => els.map(e => [e.querySelector('.log__who').textContent,"
+        " e.querySelector('.log__what').textContent.replace(/\\s+/g, ' ').trim(),"
+        " document.querySelectorAll('#log input[name=act]')[Number(e.id.slice(4))].value])")
+
+
+def test_removing_or_changing_an_action_keeps_every_other_players(phone, live_server):
+    page = phone
+    page.goto(live_server + ISSUE_URL)
+    wait_status(page, "win")
+    before = logged(page)
+    assert [who for who, _, _ in before] == ["Гравець А", "Гравець Б"] * 4
+    player = Player(page)
+    # remove action 3 (A's trade-off): a gap in A's turn, every other action as it was
+    player.tap('#log-2 button[name="drop"]')
+    page.wait_for_selector("#log-2.log__entry--gap")
+    settled(page)
+    wait_status(page, "gap")
+    after = logged(page)
+    assert len(after) == 8
+    for k, (was, now) in enumerate(zip(before, after)):
+        if k == 2:
+            assert now[0] == was[0] and now[2] == "-"  # A's turn still, to fill in
+        else:
+            assert now == was, k  # same player, same action, same cards, same pick
+    assert page.locator("#next-action-title").text_content().strip().endswith("Гравець А")
+    assert page.locator("#next-missing").is_visible()
+    assert verdict_in_view(page)
+    # the markers A used in other actions are not offered: only her trade-off
+    assert page.locator("#action-markers button:not([disabled])").evaluate_all(
+        "els => els.map(e => e.value)") == ["tradeoff"]
+    player.tap("#undo")
+    page.wait_for_selector("#log-2.log__entry--gap", state="detached")
+    wait_status(page, "win")
+    assert logged(page) == before
+    assert page.url.endswith(ISSUE_URL)
+    # change action 6 (B's gift): its marker stays chosen when tapped, the pick is asked
+    player.tap('#log-5 button[name="edit"]')
+    page.wait_for_selector("#editing-was")
+    assert page.locator("#action-markers button:not([disabled])").evaluate_all(
+        "els => els.map(e => [e.value, e.getAttribute('aria-pressed')])") == [["gift", "true"]]
+    player.tap("#do-gift")
+    settled(page)
+    assert page.get_attribute("#do-gift", "aria-pressed") == "true"
+    for n, card in enumerate(("yoko", "tomoyo", "yoko"), start=1):
+        assert page.locator("#next-missing").is_visible()  # says what is still to enter
+        player.tap(f"#tile-{card}")
+        if n < 3:
+            page.wait_for_selector(f'#chosen button[name="unpick"][value="{n}"]')
+            settled(page)
+    page.wait_for_selector("#take-question")
+    assert page.locator("#next-missing").is_visible()
+    player.tap('#take button[value="yoko"]')
+    page.wait_for_selector("#editing-was", state="detached")
+    settled(page)
+    changed = logged(page)
+    for k, (was, now) in enumerate(zip(before, changed)):
+        assert now[0] == was[0], k  # nobody's action changed hands
+        assert (now[2] == "gift:yoko,tomoyo,yoko:yoko") if k == 5 else now == was, k
+    player.tap("#undo")
+    page.wait_for_function("() => location.search.includes('gift:yoko,yoko,tomoyo:tomoyo')")
+    settled(page)
+    assert logged(page) == before
+
+
 def test_whole_match_in_the_url(browser, live_server):
     context = browser.new_context(**DESKTOP)
     try:
@@ -334,6 +408,15 @@ def test_without_javascript_the_page_opens_at_the_verdict(browser, live_server):
         player.tap('#take button[value="anju"]')
         page.wait_for_selector("#log-2")
         assert "act=gift:ruri,ruri,anju:anju" in page.url
+        # a removal without JavaScript: a gap in its turn, and the undo
+        page.goto(live_server + ISSUE_URL)
+        before = logged(page)
+        player.tap('#log-2 button[name="drop"]')
+        page.wait_for_selector("#log-2.log__entry--gap")
+        assert [entry for k, entry in enumerate(logged(page)) if k != 2] == before[:2] + before[3:]
+        player.tap("#undo")
+        page.wait_for_selector("#log-2.log__entry--gap", state="detached")
+        assert logged(page) == before
     finally:
         context.close()
 
