@@ -16,7 +16,14 @@ import pytest
 from rulebook.i18n import LANGUAGES
 
 from .conftest import axe_violations, closed_after
-from .layout import broken_words, overflow, screenshot_languages, small_targets, verdict_in_view
+from .layout import (
+    broken_words,
+    overflow,
+    screenshot_languages,
+    small_targets,
+    tappable_on_arrival,
+    verdict_in_view,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -130,6 +137,36 @@ def test_board_round_on_a_phone_in_at_most_18_taps(phone, live_server, lang):
     assert page.locator("#ruling-explanation a.rule-link").count() >= 8
     assert page.get_attribute("#permalink", "href").endswith(page.url.split(live_server)[1])
     assert overflow(page) <= 0
+
+
+def test_first_screen_has_the_first_count_control_in_every_language(phone, live_server):
+    """Issue 19: on arrival at 390x844 the first + of the board is on screen and a tap on it
+    reaches it (not the sticky verdict bar); the board's sides read as the names do, A | B."""
+    page = phone
+    for lang in LANGUAGES:
+        page.goto(f"{live_server}/{lang}/hanamikoji/score")
+        first = '#col-0 .stepper button[data-step="+1"]'
+        where = tappable_on_arrival(page, first)
+        assert where["reached"], (lang, where)
+        assert page.get_attribute(first, "value") == "a:0:+1"  # A's side first, as the names
+        xs = {p: page.locator(f"#col-0 .stepper--{p}").bounding_box()["x"] for p in ("a", "b")}
+        names = {p: page.locator(f"#name-{p}").bounding_box()["x"] for p in ("a", "b")}
+        assert xs["a"] < xs["b"] and names["a"] < names["b"], lang
+        tally = {p: page.locator(f"#tally-{p}").bounding_box()["x"] for p in ("a", "b")}
+        assert tally["a"] < tally["b"], lang
+
+
+def test_next_round_lands_on_the_board(phone, live_server):
+    page = phone
+    page.goto(f"{live_server}/fr/hanamikoji/score?a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2&na=Élodie&nb=Ayane")
+    wait_status(page, "continue")
+    Player(page).tap("#next-round")
+    page.wait_for_url("**round=2**")
+    assert page.evaluate("location.hash") == "#board"
+    board = page.locator("#board").bounding_box()
+    header = page.locator(".site-header").bounding_box()
+    assert header["y"] + header["height"] <= board["y"] < 844 / 2  # the board on top, unhidden
+    assert tappable_on_arrival(page, '#col-0 .stepper button[data-step="+1"]')["reached"]
 
 
 def test_board_errors_wait_until_a_side_is_complete(phone, live_server):
@@ -441,7 +478,7 @@ def test_keyboard_only_entry(page, live_server):
     # the favour marker by arrow keys, with a visible focus
     page.goto(f"{live_server}/de/hanamikoji/score?round=2")
     page.focus("#f0--")
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")  # A | middle | B, as the names read
     wait_query(page, "fav=a------")
     outline = page.locator('label[for="f0-a"]').evaluate("e => getComputedStyle(e).outlineStyle")
     assert outline != "none"

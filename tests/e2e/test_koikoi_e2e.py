@@ -16,7 +16,14 @@ import pytest
 from rulebook.i18n import LANGUAGES
 
 from .conftest import axe_violations, closed_after
-from .layout import broken_words, overflow, screenshot_languages, small_targets, verdict_in_view
+from .layout import (
+    broken_words,
+    overflow,
+    screenshot_languages,
+    small_targets,
+    tappable_on_arrival,
+    verdict_in_view,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -205,6 +212,15 @@ def test_phone_layout(phone, live_server, lang):
                              ".setup__summary, #next-round")
 
 
+def test_first_screen_has_the_round_in_every_language(phone, live_server):
+    """Issue 19: on arrival at 390x844 the round's first control is on screen and a tap on
+    it reaches it, not the sticky verdict bar."""
+    for lang in LANGUAGES:
+        phone.goto(f"{live_server}/{lang}/koikoi/score")
+        where = tappable_on_arrival(phone, 'label[for="winner-a"]')
+        assert where["reached"], (lang, where)
+
+
 def test_match_round_after_round_on_a_phone(phone, live_server):
     """Names, the round, who deals, the totals: in the URL, carried by "next round"."""
     page = phone
@@ -231,6 +247,8 @@ def test_match_round_after_round_on_a_phone(phone, live_server):
     assert "Olena" in page.text_content("#verdict-text")
     page.locator("#next-round").tap()
     page.wait_for_url("**round=4**")
+    assert page.evaluate("location.hash") == "#round-panel"  # lands on the round to enter
+    assert tappable_on_arrival(page, 'label[for="winner-a"]')["reached"]
     query = query_of(page.url)
     assert query["ta"] == ["15"] and query["tb"] == ["2"] and query["nb"] == ["Jonas"]
     assert "dealer" not in query  # Nintendo: the winner deals, and Olena is player A
