@@ -158,8 +158,21 @@ def read_form(rb: Any, args: Any, lang: str) -> Form:
                 "at"):
         setattr(form, key, arg(args, key))
     form.check = arg(args, "check") in TRUE
-    # A choice the menus do not offer (an edited address): the page's notice names it and
-    # shows the default (page_options), and the referee is asked with the default too.
+    _keep_offered(rb, form)
+    form.favor = _read_favor(args, n, form, t.gettext(MESSAGES["fav-list"]))
+    for p in ("a", "b"):
+        form.counts[p] = _read_counts(args, p, n, form, t.gettext(MESSAGES["count-list"]))
+    form.log = [v.strip() for v in _getlist(args, "act")[:MAX_ACTIONS]]
+    form.trim_gaps()
+    form.undo = arg(args, "undo")
+    chosen = [c.strip() for c in _getlist(args, "c") if c.strip()][:SLOTS]
+    form.cards = chosen + [""] * (SLOTS - len(chosen))
+    return form
+
+
+def _keep_offered(rb: Any, form: Form) -> None:
+    """A choice the menus do not offer (an edited address): the page's notice names it and
+    shows the default (page_options), and the referee is asked with the default too."""
     offered = page_options(rb, {key: getattr(form, key)
                                 for key in ("edition", "round_limit", "simultaneous_goal")})
     for key in ("edition", "simultaneous_goal"):
@@ -167,29 +180,30 @@ def read_form(rb: Any, args: Any, lang: str) -> Form:
             setattr(form, key, "")
     if form.round_limit and not offered.values["round_limit"]:
         form.round_limit = ""
-    if any(f"f{i}" in args for i in range(n)):  # the form's radios
-        form.favor = [arg(args, f"f{i}") for i in range(n)]
+
+
+def _read_favor(args: Any, n: int, form: Form, message: str) -> list[str]:
+    """Where each favour marker stood: the form's radios f0..f6, or the compact fav=--a-b--."""
+    if any(f"f{i}" in args for i in range(n)):
+        favor = [arg(args, f"f{i}") for i in range(n)]
     else:
         compact = arg(args, "fav")
         if compact and len(compact) != n:
-            form.add_error("fav", t.gettext(MESSAGES["fav-list"]))
+            form.add_error("fav", message)
             compact = ""
-        form.favor = list(compact) if compact else [""] * n
-    form.favor = [v if v in ("a", "b") else "" for v in form.favor]
-    for p in ("a", "b"):
-        values = _getlist(args, p)
-        if len(values) == 1 and "," in values[0]:
-            values = values[0].split(",")
-        if values and len(values) != n:
-            form.add_error(f"side-{p}", t.gettext(MESSAGES["count-list"]))
-            values = (values + [""] * n)[:n]
-        form.counts[p] = [v.strip() for v in values] or [""] * n
-    form.log = [v.strip() for v in _getlist(args, "act")[:MAX_ACTIONS]]
-    form.trim_gaps()
-    form.undo = arg(args, "undo")
-    chosen = [c.strip() for c in _getlist(args, "c") if c.strip()][:SLOTS]
-    form.cards = chosen + [""] * (SLOTS - len(chosen))
-    return form
+        favor = list(compact) if compact else [""] * n
+    return [v if v in ("a", "b") else "" for v in favor]
+
+
+def _read_counts(args: Any, p: str, n: int, form: Form, message: str) -> list[str]:
+    """One side's counts per geisha: a=2,1,0,… or one a= per geisha (the form's fields)."""
+    values = _getlist(args, p)
+    if len(values) == 1 and "," in values[0]:
+        values = values[0].split(",")
+    if values and len(values) != n:
+        form.add_error(f"side-{p}", message)
+        values = (values + [""] * n)[:n]
+    return [v.strip() for v in values] or [""] * n
 
 
 def apply_event(rb: Any, form: Form, args: Mapping[str, str]) -> bool:
@@ -376,14 +390,20 @@ def with_next_action(rb: Any, form: Form) -> list[str]:
 
 
 def query(form: Form, **overrides: Any) -> list[tuple[str, str]]:
-    """The compact, canonical query of a form: only what differs from the defaults."""
-    items: list[tuple[str, str]] = []
+    """The compact, canonical query of a form: only what differs from the defaults.
+    `overrides`: mode, round, favor, log; fresh (a new round: no cards, no log yet);
+    with_next=False (the permalink: without the action being entered)."""
     mode = overrides.get("mode", form.mode)
-    if mode != "board":
-        items.append(("mode", mode))
-    for p in ("a", "b"):
-        if form.names.get(p):
-            items.append((f"n{p}", form.names[p]))
+    items = _table_items(form, mode) + _start_items(form, overrides)
+    if not overrides.get("fresh", False):
+        items += _round_items(form, mode, overrides)
+    return items
+
+
+def _table_items(form: Form, mode: str) -> list[tuple[str, str]]:
+    """The way of entering, the names and the table's settings."""
+    items = [("mode", mode)] if mode != "board" else []
+    items += [(f"n{p}", form.names[p]) for p in ("a", "b") if form.names.get(p)]
     if form.house:
         items.append(("house", form.house))
     for key in ("edition", "simultaneous_goal"):
@@ -393,30 +413,36 @@ def query(form: Form, **overrides: Any) -> list[tuple[str, str]]:
     limit = form.round_limit.lower()
     if limit:  # left out: the edition's own rule
         items.append(("round_limit", "1" if limit in TRUE else "0" if limit in FALSE else limit))
+    return items
+
+
+def _start_items(form: Form, overrides: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The round's number and where the favour markers stood before it."""
+    items = []
     round_text = str(overrides.get("round", form.round))
     if round_text and round_text != "1":
         items.append(("round", round_text))
     favor = overrides.get("favor", form.favor)
     if any(favor):
         items.append(("fav", "".join(v or "-" for v in favor)))
-    fresh = overrides.get("fresh", False)  # a new round: no cards, no log yet
-    if mode == "board" and not fresh:
-        for p in ("a", "b"):
-            if any(v.strip() for v in form.counts[p]):
-                items.append((p, ",".join(v.strip() or "0" for v in form.counts[p])))
-    if form.removed and not fresh:
+    return items
+
+
+def _round_items(form: Form, mode: str, overrides: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The round as entered: the counts, or the log and the action being entered."""
+    items = []
+    if mode == "board":
+        items += [(p, ",".join(v.strip() or "0" for v in form.counts[p]))
+                  for p in ("a", "b") if any(v.strip() for v in form.counts[p])]
+    if form.removed:
         items.append(("removed", form.removed))
-    if mode == "log" and not fresh:
+    if mode == "log":
         items.extend(("act", token) for token in overrides.get("log", form.log))
         if overrides.get("with_next", True):  # the next action so far, not yet in the log
-            if form.do:
-                items.append(("do", form.do))
+            items += [("do", form.do)] if form.do else []
             items.extend(("c", c) for c in form.chosen)
-            if form.at:
-                items.append(("at", form.at))
-            if form.undo:
-                items.append(("undo", form.undo))
-    if form.check and not fresh and mode == "board":
+            items += [(key, getattr(form, key)) for key in ("at", "undo") if getattr(form, key)]
+    if form.check and mode == "board":
         items.append(("check", "1"))
     return items
 
@@ -441,19 +467,23 @@ def field_for_path(path: str, editing: int | None = None, log_length: int = 0) -
             return "round"
         return f"col-{parts[2]}" if len(parts) > 2 else "fav"
     if head == "rounds" and len(parts) > 2:
-        rest = parts[2:]
-        if rest[0] == "removed":
-            return "removed"
-        if rest[0] == "board":
-            if len(rest) == 2:
-                return f"side-{rest[1]}"
-            return f"col-{rest[2]}" if len(rest) >= 3 else "general"
-        if rest[0] == "actions" and len(rest) > 1 and rest[1].isdigit():
-            index = int(rest[1])
-            return "next" if index == editing or index >= log_length else f"log-{index}"
-        if rest[0] == "actions":
-            return "log"
+        return _round_field(parts[2:], editing, log_length)
     return "general"
+
+
+def _round_field(rest: list[str], editing: int | None, log_length: int) -> str:
+    """The field of an error inside the round: the card put aside, a side or a geisha of
+    the board, a logged action, or the action being entered ("next")."""
+    if rest[0] == "removed":
+        return "removed"
+    if rest[0] == "board":
+        if len(rest) == 2:
+            return f"side-{rest[1]}"
+        return f"col-{rest[2]}" if len(rest) >= 3 else "general"
+    if rest[0] == "actions" and len(rest) > 1 and rest[1].isdigit():
+        index = int(rest[1])
+        return "next" if index == editing or index >= log_length else f"log-{index}"
+    return "log" if rest[0] == "actions" else "general"
 
 
 def errors_by_field(errors: list[dict[str, Any]], **where: Any) -> dict[str, list[dict]]:

@@ -160,25 +160,28 @@ def referee_request(state: State) -> dict[str, Any]:
 
 def error_field(path: str) -> str:
     """The form field a referee error's JSON pointer belongs to."""
-    parts = path.strip("/").split("/")
-    if parts[0] == "ruleset":
+    head, key, player = (path.strip("/").split("/") + ["", "", ""])[:3]
+    if head == "ruleset":
         return "ruleset"
-    if parts[0] == "options" and len(parts) > 1:
-        return parts[1]
-    if parts[0] == "players" and len(parts) > 1 and parts[1] in PLAYERS:
-        return "n" + parts[1]
-    if parts[0] == "start" and len(parts) > 1:
-        if parts[1] == "totals" and len(parts) > 2 and parts[2] in PLAYERS:
-            return "t" + parts[2]
-        return parts[1] if parts[1] in ("round", "dealer") else "form"
-    if parts[0] == "rounds" and len(parts) > 2:
-        if parts[2] == "captured" and len(parts) > 3 and parts[3] in PLAYERS:
-            return parts[3]
-        if parts[2] == "koikoi" and len(parts) > 3 and parts[3] in PLAYERS:
-            return "k" + parts[3]
-        if parts[2] == "winner":
-            return "winner"
+    if head == "options" and key:
+        return key
+    if head == "players" and key in PLAYERS:
+        return "n" + key
+    if head == "start" and key:
+        if key == "totals" and player in PLAYERS:
+            return "t" + player
+        return key if key in ("round", "dealer") else "form"
+    if head == "rounds":
+        return _round_field(path.strip("/").split("/")[2:])
     return "form"
+
+
+def _round_field(parts: list[str]) -> str:
+    """The field of an error inside the round: a pile, a player's calls, the winner."""
+    key, player = (parts + ["", ""])[:2]
+    if key in ("captured", "koikoi") and player in PLAYERS:
+        return ("k" if key == "koikoi" else "") + player
+    return "winner" if key == "winner" else "form"
 
 
 def apply_step(state: State, value: str) -> bool:
