@@ -463,18 +463,23 @@ def test_keyboard_only_entry(page, live_server):
     page.focus("#name-b")
     for _ in range(12):
         page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.value") == "b:0:+1":
+        if page.evaluate("document.activeElement.id") == "a-0":
             break
-    assert page.evaluate("document.activeElement.value") == "b:0:+1"  # B's + of the first geisha
+    assert page.evaluate("document.activeElement.id") == "a-0"  # A's count of the first geisha
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
-    page.keyboard.press("Enter")
-    page.keyboard.press("Space")
-    wait_query(page, "b=2,0,0,0,0,0,0")
-    assert page.evaluate("document.activeElement.value") == "b:0:+1"  # focus stays
-    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    wait_query(page, "a=2,0,0,0,0,0,0")
+    assert page.evaluate("document.activeElement.id") == "a-0"  # focus stays
+    page.keyboard.press("ArrowRight")  # the same geisha, B's side
     assert page.evaluate("document.activeElement.id") == "b-0"
-    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
     wait_query(page, "b=1,0,0,0,0,0,0")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.id") == "a-0"
+    page.keyboard.press("ArrowDown")
+    wait_query(page, "a=1,0,0,0,0,0,0")
+    assert page.locator("#keys-hint").is_visible()  # says how, once the script is there
     # the favour marker by arrow keys, with a visible focus
     page.goto(f"{live_server}/de/hanamikoji/score?round=2")
     page.focus("#f0--")
@@ -482,6 +487,28 @@ def test_keyboard_only_entry(page, live_server):
     wait_query(page, "fav=a------")
     outline = page.locator('label[for="f0-a"]').evaluate("e => getComputedStyle(e).outlineStyle")
     assert outline != "none"
+
+
+def test_at_most_two_tab_stops_per_geisha(page, live_server):
+    """Issue 19: a keyboard passed 6 tab stops per geisha. Now her two counts are one stop
+    (left and right between them) and her favour marker another, each with a visible focus."""
+    page.goto(f"{live_server}/uk/hanamikoji/score?round=2&fav=a-b----")
+    page.focus("#name-b")
+    stops: dict[int, int] = {}
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        where = page.evaluate("""() => { const e = document.activeElement;
+            const col = e.closest('.gcol');
+            return {col: col ? Number(col.id.slice(4)) : null, board: !!e.closest('#board'),
+                    visible: e.matches(':focus-visible') || !!e.closest('.marker')}; }""")
+        if where["col"] is None:
+            if stops and not where["board"]:
+                break  # past the board
+            continue
+        assert where["visible"]
+        stops[where["col"]] = stops.get(where["col"], 0) + 1
+    assert sorted(stops) == list(range(7))  # every geisha reached
+    assert max(stops.values()) <= 2, stops
 
 
 def test_offline_keeps_what_was_entered(browser, live_server):
