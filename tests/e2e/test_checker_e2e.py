@@ -489,6 +489,22 @@ def test_keyboard_only_entry(page, live_server):
     assert outline != "none"
 
 
+def test_inferred_badge_explains_itself_by_touch_and_keyboard(phone, live_server):
+    page = phone
+    page.goto(f"{live_server}/es/hanamikoji/score?edition=deepwater&round_limit=1&round=3"
+              "&fav=ab----b&a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2")
+    wait_status(page, "win")
+    text = page.locator("#inferred-verdict .inferred-note__text")
+    assert not text.is_visible()
+    Player(page).tap("#inferred-verdict summary")  # at least 44 x 44, and it opens in place
+    assert text.is_visible() and "Geekach" in text.text_content()
+    assert verdict_in_view(page)
+    page.focus("#inferred-verdict summary")
+    page.keyboard.press("Enter")
+    assert not text.is_visible()
+    assert page.evaluate("document.activeElement.matches(':focus-visible')")
+
+
 def test_at_most_two_tab_stops_per_geisha(page, live_server):
     """Issue 19: a keyboard passed 6 tab stops per geisha. Now her two counts are one stop
     (left and right between them) and her favour marker another, each with a visible focus."""

@@ -522,3 +522,39 @@ def test_rule_links_are_marked_as_rules(client):
     link = re.search(r'<a class="rule-link" href="[^"]*#victory\.immediate"[^>]*>.*?</a>', page)
     assert link and 'aria-label="Regla: La partida termina en el acto"' in link.group(0)
     assert '<span class="rule-link__mark" aria-hidden="true">§</span>&nbsp;La partida' in link.group(0)
+
+
+THIRD_ROUND_TIE = "round=3&fav=ab----b&a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2"
+
+
+@pytest.mark.rule("hanamikoji", "variant.round-limit")
+@pytest.mark.parametrize("edition", list(load_rulebook().editions))
+def test_round_limit_is_one_control_showing_the_editions_rule(client, edition):
+    """Issue 19: two choices (on, off), the edition's own rule named on one of them and
+    checked unless the table chose the other; choosing the edition's rule leaves it out of links."""
+    rb = load_rulebook()
+    own = "1" if rb.round_limit_default(edition) else "0"
+    page = get(client, f"edition={edition}").text
+    field = page[page.index('id="round-limit-field"'):]
+    field = field[:field.index("</fieldset>")]
+    assert re.findall(r'name="round_limit" value="(\w*)"', field) == ["1", "0"]
+    assert re.findall(r'name="round_limit" value="(\w)" checked', field) == [own]
+    assert field.count(f"(as the {rb.editions[edition].publisher} edition says)") == 1
+    assert f'id="round_limit-{own}"' in field.split("edition says")[0]
+    other = "0" if own == "1" else "1"
+    chosen = get(client, f"edition={edition}&round_limit={other}").text
+    assert re.findall(r'name="round_limit" value="(\w)" checked', chosen) == [other]
+    same = get(client, f"edition={edition}&round_limit={own}&{EXAMPLE}").text
+    assert "round_limit" not in re.search(r'id="permalink"[^>]*href="([^"]*)"', same).group(1)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_inferred_badge_says_what_was_inferred(client, lang):
+    # Deep Water Games' tie-break under the limit is inferred from Geekach's book.
+    page = get(client, f"edition=deepwater&round_limit=1&{THIRD_ROUND_TIE}", lang).text
+    note = re.search(r'<details class="inferred-note" id="inferred-verdict">(.*?)</details>',
+                     page, re.DOTALL)
+    assert note, lang
+    assert "<summary" in note.group(1) and "Geekach" in note.group(1)
+    plain = get(client, f"edition=geekach&round_limit=1&{THIRD_ROUND_TIE}", lang).text
+    assert 'id="inferred-verdict"' not in plain  # Geekach's own book: nothing inferred
