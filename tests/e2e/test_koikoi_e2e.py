@@ -221,6 +221,40 @@ def test_first_screen_has_the_round_in_every_language(phone, live_server):
         assert where["reached"], (lang, where)
 
 
+def test_picking_cards_at_320_px_hints_without_warning_or_sideways_scroll(browser, live_server):
+    """Issue 19: at 320 px in French, every tick keeps the page from scrolling sideways; a
+    month with one card ticked is a neutral hint (no warning) until the player asks; when B
+    wins, B's pile opens."""
+    context = new_context(browser, viewport={"width": 320, "height": 640}, has_touch=True,
+                          is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/fr/koikoi/score")
+        wide = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        assert page.evaluate(wide)
+        for n, index in enumerate(SANKO + [40, 41], start=1):
+            tile(page, "a", index).tap()
+            settled(page)
+            assert page.evaluate(wide), (index, page.get_attribute("#verdict", "data-status"))
+            if n % 2:  # one card of its month: its pair is still to come
+                page.wait_for_selector('#verdict[data-status="pending"]')
+                assert page.locator("#a-pending").is_visible()
+                assert page.locator("#a-error").is_hidden() and page.locator("#errors").is_hidden()
+        page.wait_for_selector('#verdict[data-status="continue"]')  # Sanko scored
+        assert ruling(page)["valid"]
+        page.locator(f'label[for="pile-a-{SANKO[0]}"]').tap()  # untick: Sanko half-picked
+        page.wait_for_selector('#verdict[data-status="pending"]')
+        page.locator("#check-now").tap()  # asks: now it is a warning
+        page.wait_for_selector('#verdict[data-status="invalid"]')
+        assert page.locator("#a-error").is_visible() and page.evaluate(wide)
+        assert not page.evaluate("document.getElementById('field-b').open")
+        page.locator('label[for="winner-b"]').tap()
+        page.wait_for_function("document.getElementById('field-b').open")
+        assert page.evaluate(wide)
+    finally:
+        context.close()
+
+
 def test_match_round_after_round_on_a_phone(phone, live_server):
     """Names, the round, who deals, the totals: in the URL, carried by "next round"."""
     page = phone

@@ -71,16 +71,24 @@ def _tidied(state: Any, args: Any, submitted: bool) -> bool:
     return submitted and sorted(args.items(multi=True)) != sorted(state.query.items())
 
 
+PICKING = {"pile.month-count"}  # a capture half-picked: every pair passes through it
+
+
 def _ask(state: Any, req: dict[str, Any], lang: str) -> dict[str, Any]:
     """The referee's answer; its errors shown at their fields (a field that could not be
-    read already says why, so the referee's word on it is left out)."""
+    read already says why, so the referee's word on it is left out). While the only
+    problems are captures still being picked and the player has not asked, they are hints."""
     ruling = referee(req, lang)
-    if not ruling["valid"]:
-        unread = set(state.errors)
-        for error in ruling["errors"]:
-            name = error_field(error["path"])
-            if name == "form" or name not in unread:
-                state.error(name, error["message"])
+    if ruling["valid"]:
+        return ruling
+    picking = not state.check and all(e["code"] in PICKING for e in ruling["errors"])
+    unread = set(state.errors)
+    for error in ruling["errors"]:
+        name = error_field(error["path"])
+        if picking:
+            state.pending.setdefault(name, []).append(error["message"])
+        elif name == "form" or name not in unread:
+            state.error(name, error["message"])
     return ruling
 
 

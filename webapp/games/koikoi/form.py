@@ -18,13 +18,15 @@ from .options import MAX_VALUE, Table, encode, parse_table
 # `a=0,2,8,10&b=1,3&winner=a&ka=0&kb=1&ruleset=nintendo&viewings=off`, and the match around
 # the round: `na=Olena&nb=Jonas&round=3&dealer=b&ta=15&tb=2` (names, the round of the match,
 # who deals it, the points each player had before it; left out: round 1, the first dealer,
-# no points). A stepper button without JavaScript sends `step=a:+1` (koi-koi calls).
+# no points). A stepper button without JavaScript sends `step=a:+1` (koi-koi calls), and
+# "Score the round" `check=1`: a month with one or three cards ticked is a capture still
+# being picked (a neutral hint), until the player asks for the ruling.
 MAX_PILE_TEXT = 400  # characters of one pile parameter
 MAX_TOKENS = 48
 MAX_NAME = 40
 WINNERS = {"a": "a", "b": "b", "none": None}
 MATCH_FIELDS = ("na", "nb", "round", "dealer", "ta", "tb")
-STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset", *MATCH_FIELDS)
+STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset", "check", *MATCH_FIELDS)
 EVENTS = ("step",)
 
 
@@ -39,6 +41,8 @@ class State:
     table: Table
     errors: dict[str, list[str]] = field(default_factory=dict)
     match: dict[str, str] = field(default_factory=dict)  # MATCH_FIELDS as typed ("" = default)
+    check: bool = False  # the player asked for the ruling: every problem is shown
+    pending: dict[str, list[str]] = field(default_factory=dict)  # pairs still being picked
 
     def error(self, name: str, message: str) -> None:
         self.errors.setdefault(name, []).append(message)
@@ -56,6 +60,8 @@ class State:
             out[key] = encode(value)
         if self.table.house:
             out["house"] = self.table.house
+        if self.check:
+            out["check"] = "1"
         return out
 
 
@@ -99,7 +105,8 @@ def parse_match(rb: Any, args: Any) -> dict[str, str]:
 
 def parse_state(rb: Any, args: Any) -> State:
     table = parse_table(rb, args)
-    state = State({}, {}, "a", {"a": 0, "b": 0}, table, match=parse_match(rb, args))
+    state = State({}, {}, "a", {"a": 0, "b": 0}, table, match=parse_match(rb, args),
+                  check=args.get("check", "") == "1")
     for key, message in table.errors.items():
         state.error(key, message)
     for p in PLAYERS:

@@ -9,7 +9,8 @@
      data-fill="<input name>"                put the button's value in the first empty
                                              field of that name.
    Fields are not swapped (what is being typed stays as it is); those marked
-   `data-live-attrs` take the answer's class, aria-invalid and aria-describedby.
+   `data-live-attrs` take the answer's class, aria-invalid and aria-describedby (and a
+   <details> opens when the answer's is open).
    Focus stays where it was; when that element is gone, it goes where the button pressed
    points (`formaction="…#target"`, where the page without this script opens).
    Fields sharing a `data-rove` value are one tab stop (a roving tabindex): the arrow keys
@@ -81,6 +82,8 @@
         if (value === null) { element.removeAttribute(name); }
         else if (element.getAttribute(name) !== value) { element.setAttribute(name, value); }
       });
+      // a disclosure the answer opens (the winner's pile) opens; one the person opened stays
+      if (element.tagName === "DETAILS" && next.hasAttribute("open")) { element.open = true; }
     });
   }
 
