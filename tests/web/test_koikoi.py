@@ -233,11 +233,15 @@ def test_errors_keep_typed_values(client):
 
 
 def test_odd_month_pile_is_a_field_error(client):
-    html = html_of(client.get("/en/koikoi/score?a=0,8,28&winner=a&ka=0&kb=0&ruleset=nintendo"))
+    # asked for the ruling (check=1): the referee's reason at the pile
+    html = html_of(client.get("/en/koikoi/score?a=0,8,28&winner=a&ka=0&kb=0&ruleset=nintendo&check=1"))
     ruling = ruling_of(html)
     assert not ruling["valid"]
     assert {e["code"] for e in ruling["errors"]} == {"pile.month-count"}
     assert re.search(r'data-error-for="a" data-live-region>[^<]*Pine', html)
+    # still picking: the same reason, as the hint beside "pick its pair"
+    html = html_of(client.get("/en/koikoi/score?a=0,8,28&winner=a&ka=0&kb=0&ruleset=nintendo"))
+    assert re.search(r'id="a-pending" data-live-region>[^<]*Pine', html)
 
 
 MATCH = "na=Olena&nb=Jonas&round=3&dealer=b&ta=5&tb=2"
