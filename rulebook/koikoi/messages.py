@@ -2,7 +2,7 @@
 language, and the messages both halves use (request.py and explain.py keep their own)."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from babel.lists import format_list
@@ -13,6 +13,16 @@ from .model import Rulebook
 
 MSG_CARD_LABEL = N_("{card} ({month})")
 MSG_INTERNAL = N_("The referee could not check this request.")
+
+
+def ruleset_name(rb: Rulebook, ruleset_id: str, pgettext: Callable[[str, str], str]) -> str:
+    """A ruleset's name for a reader: the catalog's title where the language names the
+    ruleset its own way (任天堂, 龍が如く), else the ruleset's own name, with its platform
+    ("Hanafuda Flash (gamedesign.jp)")."""
+    ruleset = rb.rulesets[ruleset_id]
+    title = rb.titles[ruleset.rule]
+    named = pgettext(f"title.{ruleset.rule}", title)
+    return ruleset.name if named == title else named
 
 
 class Words:
@@ -40,6 +50,9 @@ class Words:
             return format_list(names, locale=self.lang)
         except ValueError:  # a language babel does not know: plain commas
             return ", ".join(names)
+
+    def ruleset_name(self, ruleset_id: str) -> str:
+        return ruleset_name(self.rb, ruleset_id, self.t.pgettext)
 
     def month_name(self, number: int) -> str:
         return self.t.pgettext(f"koikoi.month.{number}", self.rb.month_by_number[number].name)

@@ -260,7 +260,7 @@ class RequestCheck(Words):
             if rb.applies(ruleset, key) or value == spec.inapplicable:
                 continue
             self.add("option.not-in-ruleset", ("options", key), "options.not-in-ruleset",
-                     MSG_OPTION_NOT_IN_RULESET, ruleset=rb.rulesets[ruleset].name,
+                     MSG_OPTION_NOT_IN_RULESET, ruleset=self.ruleset_name(ruleset),
                      yaku=self.yaku_names(spec.concerns), option=self.t.gettext(spec.label))
             ok = False
         return ok
@@ -278,7 +278,7 @@ class RequestCheck(Words):
                 found = rb.table_value(ruleset, yaku_id)
                 if found is not None and found.points is None:
                     self.add("option.value", ("options", key), spec.rule, MSG_OPTION_UNDOCUMENTED,
-                             ruleset=rb.rulesets[ruleset].name, yaku=self.yaku_name(yaku_id),
+                             ruleset=self.ruleset_name(ruleset), yaku=self.yaku_name(yaku_id),
                              option=self.t.gettext(spec.label))
                     ok = False
                     break
@@ -538,7 +538,7 @@ class RequestCheck(Words):
             self.add("yaku.value-unknown", ("rounds", i, "captured", winner), "referee.request",
                      MSG_VALUE_UNKNOWN, player=self.names[winner],
                      yaku=self.yaku_names(y.id for y in scores[winner].unknown),
-                     ruleset=rb.rulesets[self.ruleset].name)
+                     ruleset=self.ruleset_name(self.ruleset))
         elif winner is not None and not scores[winner].scored:
             self.add("winner.no-yaku", ("rounds", i, "winner"), "round.winner-needs-yaku",
                      MSG_WINNER_NO_YAKU, player=self.names[winner])

@@ -20,6 +20,12 @@ def page(client, url: str) -> str:
     return response.get_data(as_text=True)
 
 
+# The rulesets a language names its own way; the others keep their own (English) names.
+OWN_NAMES = {"ja": {"nintendo": "任天堂", "yakuza": "龍が如く",
+                    "clubhouse": "だれでもアソビ大全（Clubhouse Games、DS）",
+                    "bga": "ボードゲームアリーナ（BGA）"}}
+
+
 def aid_link(html: str) -> str:
     return unescape(re.search(r'<a id="aid-link" href="([^"]+)"', html).group(1))
 
@@ -41,7 +47,10 @@ def test_koikoi_aid_has_the_rulesets_points(client, lang, ruleset):
     # and those at a value that adds no rule
     assert len(re.findall(r'data-option="', html)) == len(
         [o for o, spec in rb.options.items() if rb.applies(ruleset, o) and not spec.is_idle(options[o])])
-    assert rb.rulesets[ruleset].name in html and 'id="aid-house">Oma<' in html
+    # the ruleset by the name the page's language gives it (Japanese: 任天堂, 龍が如く)
+    name = OWN_NAMES.get(lang, {}).get(ruleset, rb.rulesets[ruleset].name)
+    label = html[html.index('id="aid-ruleset"'):]
+    assert name in unescape(label[:label.index("</p>")]) and 'id="aid-house">Oma<' in html
     link = aid_link(html)
     assert urlsplit(link).path == f"/{lang}/koikoi/score"
     assert parse_qs(urlsplit(link).query).get("house") == ["Oma"]

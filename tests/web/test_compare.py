@@ -19,7 +19,8 @@ TITLES = {"en": ("Rulesets side by side", "Editions side by side"),
           "de": ("Regelwerke im Vergleich", "Ausgaben im Vergleich"),
           "uk": ("Набори правил поруч", "Видання поруч"),
           "es": ("Los reglamentos, uno al lado de otro", "Las ediciones, una al lado de otra"),
-          "fr": ("Les jeux de règles côte à côte", "Les éditions côte à côte")}
+          "fr": ("Les jeux de règles côte à côte", "Les éditions côte à côte"),
+          "ja": ("ルールを並べて比較", "版を並べて比較")}
 
 
 def html_of(response) -> str:
@@ -44,6 +45,9 @@ def test_comparison_page_in_every_language(client, lang, game):
     # the pick form comes first, works without script (GET), and offers every item twice
     assert html.index('id="compare-pick"') < html.index('class="cmp"')
     assert 'method="get"' in html and html.count("<option value=") == 2 * len(items)
+    if game == "koikoi":  # the rulesets by the names the page's language gives them
+        nintendo = {"ja": "任天堂"}.get(lang, "Nintendo")
+        assert f'<option value="nintendo" selected>{nintendo}</option>' in html
     for key in rb.compared():
         cells = re.findall(r'<td data-item="([a-z0-9]+)"', row(html, key))
         assert sorted(cells) == sorted(items), key
@@ -187,9 +191,13 @@ def test_options_older_yaku_on_the_rules_page_and_the_aid(client, lang):
     assert '<tr id="yaku-row-akatan" class=""' in html
     aid = html_of(client.get(f"/{lang}/koikoi/aid?ruleset=fudawiki&older_yaku=1"))
     together = aid[aid.index('id="aid-together"'):]
-    romaji = {y.id: y.romaji for y in KOIKOI.yaku}
-    assert f"{romaji['inoshikacho']} + {romaji['tane']}" in together
-    assert f"{romaji['akatan']}, {romaji['aotan']} + {romaji['tan']}" in together
+    if lang == "ja":  # the yaku by their Japanese names, as in the table above, not romaji
+        assert "猪鹿蝶＋タネ" in together and "赤短、青短＋タン" in together
+        assert "ja-Latn" not in together[:together.index("</p>")]
+    else:
+        romaji = {y.id: y.romaji for y in KOIKOI.yaku}
+        assert f"{romaji['inoshikacho']} + {romaji['tane']}" in together
+        assert f"{romaji['akatan']}, {romaji['aotan']} + {romaji['tan']}" in together
     assert 'is-changed" data-option="older_yaku"' in aid
     plain = html_of(client.get(f"/{lang}/koikoi/aid?ruleset=nintendo"))
     assert 'id="aid-together"' not in plain

@@ -62,6 +62,16 @@ class Analyzer:
         """The words of a text, with their places (for highlighting)."""
         return WORD.finditer(text)
 
+    def fingerprint(self) -> str:
+        """What, besides this module's code and the libraries, decides the keys: part of a
+        kept index's name (search.py), so an index made with other data is not read."""
+        return repr((self.lang, self.stop_list, self.synonym_groups))
+
+    def preload(self) -> None:
+        """Load what the first index or query would (a dictionary): before the server's
+        workers start, so they share it instead of each loading it (see serve.py)."""
+        self.reduce("words")
+
     # -- shared ---------------------------------------------------------------------------
     @cached_property
     def _reduce(self) -> Callable[[str], str]:
@@ -163,7 +173,10 @@ class French(Snowball):
 
 class Ukrainian(Analyzer):
     """Ukrainian: lemmas from simplemma's dictionary (about a second and 60 MB to load, so it
-    is loaded when the first index or search needs it)."""
+    is loaded when the first index or search needs it, or by `preload`)."""
+
+    def preload(self) -> None:
+        self.reduce("слова")
 
     def reducer(self) -> Callable[[str], str]:
         import simplemma
@@ -178,12 +191,24 @@ class Japanese(Analyzer):
     auxiliaries and question words carry no keys: they are not words here at all."""
 
     @cached_property
-    def words(self):
+    def lexicon(self) -> tuple[tuple[str, str], ...]:
+        """The games' Japanese names and their readings (the rulebooks' `japanese:` blocks)."""
         from ..games import GAMES
-        from .japanese import Japanese as Words
 
         names = [getattr(spec.rulebook, "japanese", None) for spec in GAMES.values()]
-        return Words(pair for n in names if n is not None for pair in n.lexicon())
+        return tuple(pair for n in names if n is not None for pair in n.lexicon())
+
+    @cached_property
+    def words(self):
+        from .japanese import Japanese as Words
+
+        return Words(self.lexicon)
+
+    def fingerprint(self) -> str:
+        return super().fingerprint() + repr(self.lexicon)
+
+    def preload(self) -> None:
+        pass  # SudachiPy's dictionary loads in 60 ms; the lexicon needs the games' rulebooks
 
     def tokens(self, text: str) -> Iterator:
         return (word for word in _japanese_words(self.words, text) if word.keys)
@@ -263,3 +288,10 @@ ANALYZERS: dict[str, Analyzer] = {
 def analyzer(lang: str) -> Analyzer:
     """The analyzer of a language (English's for one that has none)."""
     return ANALYZERS.get(lang) or ANALYZERS["en"]
+
+
+def preload() -> None:
+    """Every analyzer's dictionaries loaded (Ukrainian's: about a second and 60 MB): the
+    server's master calls this before it forks its workers, so they share them."""
+    for each in ANALYZERS.values():
+        each.preload()

@@ -20,18 +20,27 @@ you mean" from the words the pages show.
 
 The index is built once per game and language (`build_index`, cached, and built for every
 game and language when a production worker starts: `warm_up`); the page shows each hit in
-the edition and options in force.
+the edition and options in force. A built index is also kept on disk (`KeptIndexes`), named
+by a digest of everything it is made from, so the next worker reads it instead of
+analyzing every text again.
 """
 from __future__ import annotations
 
 import bisect
+import contextlib
+import hashlib
 import itertools
 import math
+import os
+import pickle
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import astuple, dataclass, field
+from functools import cache, lru_cache
+from importlib import metadata
+from pathlib import Path
 
 from markupsafe import Markup, escape
 
@@ -201,7 +210,74 @@ def _build_index(game: str, lang: str) -> Index:
                                (rule_id, *terms.search_names(rule_id)), section_title,
                                terms.search_text(rule_id))
 
-    return make_index(lang, documents())
+    return KeptIndexes.read_or_make(lang, list(documents()))
+
+
+class KeptIndexes:
+    """Indexes kept in the user's cache folder (rulebook/loader.py: cache_dir()), each named
+    by a digest of its documents, the language's analyzer data, the code that analyzes
+    and the versions of the libraries it uses: analyzing every text (Ukrainian lemmas,
+    Japanese words) is most of a worker's start, and an index is the same for the same
+    inputs. A folder that cannot be read or written, or a damaged file, means building."""
+
+    CODE = ("search.py", "analyzers.py", "japanese.py")  # this folder's modules that decide keys
+    LIBRARIES = ("simplemma", "snowballstemmer", "PyStemmer", "stop-words", "num2words",
+                 "sudachipy", "sudachidict-small")
+
+    @staticmethod
+    @cache
+    def code_digest() -> bytes:
+        digest = hashlib.blake2b(digest_size=16)
+        for name in KeptIndexes.CODE:
+            digest.update((Path(__file__).parent / name).read_bytes())
+        for library in KeptIndexes.LIBRARIES:
+            try:
+                digest.update(f"{library}={metadata.version(library)};".encode())
+            except metadata.PackageNotFoundError:
+                digest.update(f"{library}=none;".encode())
+        return digest.digest()
+
+    @classmethod
+    def path(cls, lang: str, documents: list[Document]) -> Path | None:
+        from rulebook.loader import cache_dir
+
+        folder = cache_dir()
+        if folder is None:
+            return None
+        digest = hashlib.blake2b(cls.code_digest(), digest_size=16)
+        digest.update(analyzer(lang).fingerprint().encode())
+        # repr, not pickle: pickle's bytes depend on which equal strings are one object
+        digest.update(repr([astuple(doc) for doc in documents]).encode())
+        return folder / "search" / f"{lang}-{digest.hexdigest()}.pickle"
+
+    @classmethod
+    def read_or_make(cls, lang: str, documents: list[Document]) -> Index:
+        path = cls.path(lang, documents)
+        if path is not None:
+            kept = None
+            with contextlib.suppress(Exception):  # missing, damaged or older: build it again
+                kept = pickle.loads(path.read_bytes())  # our own cache folder, as the templates
+            if isinstance(kept, Index) and kept.lang == lang:
+                return kept
+        index = make_index(lang, documents)
+        if path is not None:
+            cls.keep(path, index)
+        return index
+
+    @staticmethod
+    def keep(path: Path, index: Index) -> None:
+        """Written whole or not at all (a temporary file renamed), as workers start at once."""
+        temporary = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
+            with os.fdopen(handle, "wb") as out:
+                out.write(pickle.dumps(index, protocol=5))
+            os.replace(temporary, path)
+        except OSError:
+            if temporary is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
 
 
 def warm_up() -> None:

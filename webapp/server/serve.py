@@ -133,6 +133,13 @@ def main(argv: list[str] | None = None) -> None:
     options = settings()
     if args:
         options["target"] = args[0]
+    # Library data every worker reads (Ukrainian's dictionary, about a second and 60 MB):
+    # loaded once here, before granian forks the workers, which share it (copy on write)
+    # instead of each loading it at its start. A library's data only: a reload (SIGHUP)
+    # must take up a deploy's rules and texts, which each worker loads itself.
+    from ..pages import analyzers
+
+    analyzers.preload()
     supervisor.Supervisor(**options).serve(target_loader=supervisor.load_app)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext, pgettext
+
+from rulebook.koikoi.messages import ruleset_name
 
 from .options import OPTION_LABELS, option_label
 from .terms import KoikoiTerms
@@ -38,7 +40,7 @@ GROUPS = (
 
 
 def items(rb: Any) -> list[tuple[str, str]]:
-    return [(r.id, r.name) for r in rb.rulesets.values()]
+    return [(r.id, ruleset_name(rb, r.id, pgettext)) for r in rb.rulesets.values()]
 
 
 def rows(rb: Any) -> list[tuple[str, Any, list[str]]]:

@@ -125,7 +125,7 @@ class KoikoiFinder:
         return KoikoiTerms(self.rb, self.lang)
 
     def candidates(self) -> list[Candidate]:
-        return [Candidate(r.id, r.name, self.terms.sources(r.sources))
+        return [Candidate(r.id, self.terms.ruleset_name(r.id), self.terms.sources(r.sources))
                 for r in self.rb.rulesets.values()]
 
     def questions(self) -> list[Question]:

@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext, ngettext
+from flask_babel import gettext, lazy_gettext, ngettext, pgettext
 
 from rulebook.i18n import N_
+from rulebook.koikoi.messages import ruleset_name
 
 from ..base import Options, short
 from ..house_name import read_house
@@ -145,7 +146,7 @@ def parse_table(rb: Any, args: Mapping[str, str]) -> Table:
         if ruleset:
             errors["ruleset"] = gettext(
                 "There is no ruleset “%(value)s”; showing the %(default)s rules.",
-                value=short(ruleset), default=rb.rulesets[rb.default_ruleset].name,
+                value=short(ruleset), default=ruleset_name(rb, rb.default_ruleset, pgettext),
             )
         ruleset = rb.default_ruleset
     raw: dict[str, str] = {}

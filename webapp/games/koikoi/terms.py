@@ -7,6 +7,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from rulebook.i18n import N_
+from rulebook.koikoi.messages import ruleset_name
 
 from ..terms import GameTerms
 
@@ -59,7 +60,7 @@ class KoikoiTerms(GameTerms):
         extra = (self.gettext("Yes: each further %(kind)s") % {"kind": row["extra_kind"]}
                  if row["extra"] else self.gettext("No"))
         caption = self.gettext("Yaku and their points in the %(ruleset)s ruleset") % {
-            "ruleset": self.rb.rulesets[table.ruleset].name}
+            "ruleset": self.ruleset_name(table.ruleset)}
         points = f"{points} ({row['off']})" if row["off"] else points
         return caption, [self.labelled(self.gettext("Points"), points),
                          self.labelled(self.gettext("+1 per extra card"), extra)]
@@ -71,6 +72,9 @@ class KoikoiTerms(GameTerms):
         return super().search_kind(rule_id)
 
     # -- names -----------------------------------------------------------------------
+    def ruleset_name(self, ruleset_id: str) -> str:
+        return ruleset_name(self.rb, ruleset_id, self.p)
+
     def card(self, card: Any) -> str:
         return self.p(f"koikoi.card.{card.slug}", card.name)
 

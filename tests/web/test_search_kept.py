@@ -1,0 +1,96 @@
+"""Search indexes kept on disk (webapp/pages/search.py: KeptIndexes): a worker reads the
+index the previous one built, and only when it was built from the same inputs."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rulebook.i18n import LANGUAGES
+from webapp.games import GAMES
+from webapp.pages import search
+from webapp.pages.search import Document, KeptIndexes
+
+
+def fields(index: search.Index) -> dict:
+    return {f.name: getattr(index, f.name) for f in dataclasses.fields(index)}
+
+
+def documents(app, game: str, lang: str) -> list[Document]:
+    """The documents build_index reads, caught on their way to KeptIndexes."""
+    caught: list[list[Document]] = []
+    real = KeptIndexes.read_or_make
+
+    def catch(lang, docs):
+        caught.append(docs)
+        return real(lang, docs)
+
+    search._build_index.cache_clear()
+    KeptIndexes.read_or_make = catch
+    try:
+        with app.app_context():
+            search.build_index(game, lang)
+    finally:
+        KeptIndexes.read_or_make = real
+        search._build_index.cache_clear()
+    return caught[0]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_kept_index_is_the_index_built_afresh(app, game, lang, tmp_path, monkeypatch):
+    monkeypatch.setenv("SHINPAN_CACHE_DIR", str(tmp_path))
+    docs = documents(app, game, lang)
+    built = KeptIndexes.read_or_make(lang, docs)  # built, and kept
+    path = KeptIndexes.path(lang, docs)
+    assert path is not None and path.is_file()
+    read = KeptIndexes.read_or_make(lang, docs)
+    assert read is not built  # read from the file
+    assert fields(read) == fields(search.make_index(lang, docs))
+    assert search.search(read, "points") == search.search(built, "points")
+
+
+def test_an_index_of_other_documents_or_another_analyzer_is_not_read(app, tmp_path, monkeypatch):
+    monkeypatch.setenv("SHINPAN_CACHE_DIR", str(tmp_path))
+    docs = documents(app, "hanamikoji", "en")
+    path = KeptIndexes.path("en", docs)
+    changed = [dataclasses.replace(docs[0], text=docs[0].text + " gift"), *docs[1:]]
+    assert KeptIndexes.path("en", changed) != path
+    assert KeptIndexes.path("de", docs) != path  # another analyzer (and language)
+    synonyms = search.analyzer("en").synonym_groups
+    monkeypatch.setattr(search.analyzer("en"), "synonym_groups", (*synonyms, ("gift", "present")))
+    assert KeptIndexes.path("en", docs) != path
+
+
+def test_a_damaged_or_unwritable_kept_index_means_building(app, tmp_path, monkeypatch):
+    monkeypatch.setenv("SHINPAN_CACHE_DIR", str(tmp_path))
+    docs = documents(app, "koikoi", "en")
+    expected = fields(search.make_index("en", docs))
+    path = KeptIndexes.path("en", docs)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"not an index")
+    assert fields(KeptIndexes.read_or_make("en", docs)) == expected
+    assert fields(KeptIndexes.read_or_make("en", docs)) == expected  # written again, whole
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the folder would be")
+    monkeypatch.setenv("SHINPAN_CACHE_DIR", str(blocked))
+    assert fields(KeptIndexes.read_or_make("en", docs)) == expected
+    assert not list(tmp_path.glob("search/*.part"))
+
+
+def test_preloading_loads_every_analyzers_dictionary():
+    """What the server's master loads before its workers fork (webapp/server/serve.py): in a
+    fresh process, simplemma's Ukrainian dictionary is loaded by preload(), not later."""
+    import subprocess
+    import sys
+
+    script = (
+        "from simplemma.strategies.dictionaries import DEFAULT_DICTIONARY_FACTORY as F\n"
+        "from webapp.pages import analyzers\n"
+        "assert F._get_dictionary.cache_info().currsize == 0\n"
+        "analyzers.preload()\n"
+        "loaded = F._get_dictionary.cache_info().currsize\n"
+        "assert analyzers.analyzer('uk').reduce('гравцями') == 'гравець'\n"
+        "assert F._get_dictionary.cache_info().misses == loaded == 1\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
