@@ -555,6 +555,11 @@ PAGES = {
            "&act=tradeoff:ayane,iroha&do=competition&c=anju&c=anju&c=yoko",
     "log-take": "/{lang}/hanamikoji/score?mode=log&na=Olena&nb=Jonas&act=secret:ruri"
                 "&act=tradeoff:ayane,iroha&do=gift&c=ruri&c=ruri&c=anju",
+    # a removed action's gap with its undo, and a verdict with its inferred badge
+    "log-gap": "/{lang}/hanamikoji/score?mode=log&act=secret:ruri&act=-&act=gift:ruri,ruri,anju:anju"
+               "&undo=1:tradeoff:ayane,iroha",
+    "inferred": "/{lang}/hanamikoji/score?edition=deepwater&round_limit=1&round=3&fav=ab----b"
+                "&a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2",
 }
 
 
