@@ -89,3 +89,32 @@ def test_hanamikoji_editions_axe(axe_page, live_server):
     assert axe_violations(page) == []
     page.set_viewport_size(DESKTOP)
     assert axe_violations(page) == []
+
+
+@pytest.mark.parametrize("lang", ["uk", "ja"])
+def test_koikoi_rulesets_picked_on_a_phone_without_javascript(browser, live_server, artifacts,
+                                                              lang):
+    """At 390 px with no script: the GET form picks two rulesets, only those two columns
+    show, the rows where the pair differs are marked, which yaku score together included,
+    and nothing scrolls sideways."""
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/{lang}/koikoi/rulesets")
+        page.locator("#pick-a").select_option("gamedesign")
+        page.locator("#pick-b").select_option("clubhouse")
+        with page.expect_navigation():
+            page.locator("#compare-pick button").click()
+        assert parse_qs(urlsplit(page.url).query) == {"a": ["gamedesign"], "b": ["clubhouse"]}
+        assert visible_columns(page) == ["gamedesign", "clubhouse"]
+        ribbons = page.locator('[id="row-group.ribbons"]')
+        assert ribbons.locator(".cmp-differs.only-narrow").is_visible()
+        assert ribbons.locator('td[data-item="clubhouse"] .cmp__mark').is_visible()
+        assert not ribbons.locator('td[data-item="nintendo"]').is_visible()
+        assert overflow(page) <= 0
+        page.screenshot(path=str(artifacts / f"compare-koikoi-phone-nojs-{lang}.png"),
+                        full_page=True)
+        ribbons.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"compare-koikoi-phone-nojs-{lang}-ribbons.png"))
+    finally:
+        context.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import re
 from html import unescape
+from itertools import combinations, product
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -131,16 +132,17 @@ def test_answers_that_no_ruleset_gives_become_options_the_checker_applies(client
 
 
 def test_a_value_no_option_changes_is_named_as_a_difference(client, app):
-    """Two yaku values no ruleset has together (no option sets points): the page names
-    the one the nearest ruleset does not share."""
+    """Two answers no ruleset gives together, one of them a fact no option sets (a yaku's
+    points, two yaku scoring together): the page names the one the nearest ruleset does
+    not share."""
     finder = KoikoiFinder(GAMES["koikoi"].rulebook, "en")
     with app.test_request_context("/en/koikoi/which"):
-        asked = [q for q in choose(finder.questions(), list(finder.rb.rulesets))
-                 if q.key.startswith("yaku.")]
-        combos = [{q1.key: a1, q2.key: a2} for i, q1 in enumerate(asked) for q2 in asked[i + 1:]
-                  for a1 in q1.answers for a2 in q2.answers]
-        found = next((nearest(finder, asked, c), c) for c in combos
-                     if nearest(finder, asked, c).differences)
+        asked = choose(finder.questions(), list(finder.rb.rulesets))
+        combos = ({q.key: a for q, a in zip(qs, given)} for n in (2, 3)
+                  for qs in combinations(asked, n)
+                  for given in product(*(q.answers for q in qs)))
+        found = next((result, c) for c in combos
+                     if (result := nearest(finder, asked, c)).differences)
     (result, answers) = found
     html = html_of(client.get("/en/koikoi/which", query_string={
         key: a.token for key, a in answers.items()}))
@@ -150,7 +152,8 @@ def test_a_value_no_option_changes_is_named_as_a_difference(client, app):
 
 
 def test_bad_answers_are_named_and_left_out(client):
-    html = html_of(client.get("/de/koikoi/which?yaku.goko=99&learned=nowhere"))
+    key = re.search(r'data-key="([^"]+)"', html_of(client.get("/de/koikoi/which"))).group(1)
+    html = html_of(client.get(f"/de/koikoi/which?{key}=99&learned=nowhere"))
     assert html.count('class="notice"') == 2
     assert "99" in html and "nowhere" in html
     assert 'id="result"' not in html
@@ -287,3 +290,144 @@ def test_questions_split_k_rulesets_with_k_minus_one_at_most(ctx):
     for i, a in enumerate(ids):
         for b in ids[i + 1:]:
             assert any(_apart(q, a, b) for q in asked), (a, b)
+
+
+# -- options: a table that plays a ruleset with an option is found as such -----------------
+def _variants(rb):
+    """(ruleset, {option: value}) for every option value the referee accepts in a ruleset
+    other than the ruleset's own (a number: the values some ruleset uses)."""
+    used = {key: {rb.effective_options(r)[key] for r in rb.rulesets} for key in rb.options}
+    for ruleset in rb.rulesets:
+        own = rb.effective_options(ruleset)
+        for key, spec in rb.options.items():
+            offered = list(spec.choices) if spec.choices is not None else sorted(
+                v for v in used[key] if v is not None)
+            for value in offered + ([None] if spec.nullable else []):
+                if rb.applies(ruleset, key) and value != own[key]:
+                    yield ruleset, {key: value}
+
+
+def table_answers(questions, candidate: str, settings: dict) -> dict:
+    """Every question answered as a table playing the candidate with these options would."""
+    out = {}
+    for q in questions:
+        value = q.value_at(candidate, settings)
+        if value is not UNKNOWN:
+            out[q.key] = next(a for a in q.answers if a.value == value)
+    return out
+
+
+def test_own_values_with_an_option_give_the_ruleset_and_the_option_back(ctx):
+    """A table that plays a ruleset with one option (FudaWiki's older yaku, another match
+    length...) answers as it plays: see `option_found`."""
+    finder = KoikoiFinder(GAMES["koikoi"].rulebook, "en")
+    rb = finder.rb
+    asked = choose(finder.questions(), list(rb.rulesets))
+    told = sum(option_found(finder, asked, ruleset, option) for ruleset, option in _variants(rb))
+    assert told >= len(rb.rulesets)  # the older yaku, the match length... are told
+
+
+@settings(max_examples=examples(80), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_own_values_with_an_option_give_them_back_for_any_rulesets(ctx, data):
+    rb = data.draw(st.composite(_synthetic_koikoi)())
+    finder = KoikoiFinder(rb, "en")
+    variants = list(_variants(rb))
+    assume(variants)
+    ruleset, option = data.draw(st.sampled_from(variants))
+    option_found(finder, choose(finder.questions(), list(rb.rulesets)), ruleset, option)
+
+
+def option_found(finder, asked, ruleset: str, option: dict) -> bool:
+    """Answer the asked questions as a table playing the ruleset with the option would;
+    where an answer tells the option, the finder names a table that gives every one of
+    those answers, with no difference: that ruleset with that option, or a ruleset just as
+    near (named beside it), or nearer because the sources leave one of the facts asked open
+    for the ruleset played. Whether an answer told the option."""
+    if finder.refused(ruleset, option):
+        return False
+    answers = table_answers(asked, ruleset, option)
+    own = table_answers(asked, ruleset, {})
+    if all(own.get(key) == answer for key, answer in answers.items()):
+        return False  # no asked question tells this option
+    found = nearest(finder, asked, answers)
+    assert found.differences == [], (ruleset, option)
+    for q in asked:
+        if q.key in answers:
+            assert q.value_at(found.candidate.id, found.settings) == answers[q.key].value, (
+                ruleset, option, q.key)
+    if found.candidate.id == ruleset:
+        assert found.settings == option, (ruleset, option, found.settings)
+    else:
+        assert ruleset in {c.id for c in found.ties} or any(
+            q.values[ruleset] is UNKNOWN for q in asked if q.key in answers), (
+            ruleset, option, found.candidate.id)
+    return True
+
+
+@pytest.mark.rule("koikoi", "options.older-yaku", "yaku.best-in-group")
+def test_older_yaku_is_found_from_two_yaku_that_both_score(client, app):
+    """Nintendo's values, but Poetry Ribbons and Blue Ribbons both score (FudaWiki's older
+    yaku): Nintendo with options.older-yaku, which the checker applies."""
+    finder = KoikoiFinder(GAMES["koikoi"].rulebook, "en")
+    with app.test_request_context("/en/koikoi/which"):
+        asked = choose(finder.questions(), list(finder.rb.rulesets))
+        answers = {key: a.token for key, a in
+                   table_answers(asked, "nintendo", {"older_yaku": True}).items()}
+    assert answers["together.akatan.aotan"] == "1"
+    html = html_of(client.get("/en/koikoi/which", query_string=answers))
+    table = parse_table(finder.rb, query(hrefs(html, "result-checker")))
+    assert table.ruleset == "nintendo" and table.overrides == {"older_yaku": True}
+    assert 'data-key="together.akatan.aotan"' in html and 'id="result-differences"' not in html
+    # the option is named, which the answers about yaku do not say
+    options = re.search(r'<p id="result-options">(.*?)</p>', html).group(1)
+    assert "FudaWiki&#39;s older yaku" in options and "&amp;" not in options
+
+
+@pytest.mark.parametrize("ruleset", list(GAMES["koikoi"].rulebook.rulesets))
+@pytest.mark.rule("koikoi", "ruleset.compare")
+def test_every_difference_the_comparison_shows_is_asked(ctx, ruleset):
+    """Wherever the comparison page shows two rulesets' documented facts differ (a yaku's
+    points, which yaku score together, an option), some question of the finder tells them
+    apart, so the six asked can be chosen from all of them."""
+    from webapp.games.koikoi import compare
+    finder = KoikoiFinder(GAMES["koikoi"].rulebook, "en")
+    rb, terms = finder.rb, finder.terms
+    questions = finder.questions()
+    for other in rb.rulesets:
+        if other == ruleset:
+            continue
+        for key in rb.compared():
+            if "unknown" in (rb.provenance(ruleset, key).basis, rb.provenance(other, key).basis):
+                continue
+            mine, theirs = (compare.cell(rb, terms, r, key)[0] for r in (ruleset, other))
+            if mine != theirs and "unknown" not in (mine, theirs):
+                assert any(_apart(q, ruleset, other) for q in questions), (key, ruleset, other)
+
+
+def test_a_ruleset_just_as_near_opens_with_the_same_answers(client, app):
+    """A table's answers that leave two rulesets as near (say Yakuza's with another match
+    length, as near to Hanafuda Flash): the link to the other one keeps the answers, so it
+    opens with its options set to them too."""
+    finder = KoikoiFinder(GAMES["koikoi"].rulebook, "en")
+    with app.test_request_context("/en/koikoi/which"):
+        asked = choose(finder.questions(), list(finder.rb.rulesets))
+        variants = [(r, o) for r, o in _variants(finder.rb) if not finder.refused(r, o)]
+        for ruleset, option in variants:
+            answers = table_answers(asked, ruleset, option)
+            found = nearest(finder, asked, answers)
+            if found.ties:
+                break
+        else:
+            pytest.skip("no answers leave two rulesets as near")
+    tokens = {key: a.token for key, a in answers.items()}
+    html = html_of(client.get("/en/koikoi/which", query_string=tokens))
+    tie = found.ties[0]
+    link = re.search(r'<p class="finder-ties">.*?href="([^"]+)"', html, re.DOTALL)
+    assert link, html
+    args = query(unescape(link.group(1)))
+    assert args == {"learned": tie.id, **tokens}
+    html = html_of(client.get(urlsplit(unescape(link.group(1))).path, query_string=args))
+    table = parse_table(finder.rb, query(hrefs(html, "result-checker")))
+    assert table.ruleset == tie.id and 'id="result-differences"' not in html

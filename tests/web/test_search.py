@@ -120,6 +120,26 @@ def test_inflected_and_ordinal_number_words_are_numbers():
     assert analyzers.analyzer("fr").is_stop("un")
 
 
+@pytest.mark.parametrize("word, number", [
+    ("двоє", "2"), ("двох", "2"), ("троє", "3"), ("трьом", "3"), ("четверо", "4"),
+    ("п'ятеро", "5"), ("п’ятьох", "5"), ("шестеро", "6"), ("семеро", "7"), ("восьмеро", "8"),
+    ("дванадцятеро", "12"), ("перший", "1"), ("першого", "1"), ("першому", "1"),
+    ("першої", "1"), ("другою", "2"), ("третій", "3"), ("третього", "3"), ("шостого", "6"),
+    ("дванадцятий", "12"), ("дванадцятого", "12"),
+])
+def test_ukrainian_collective_and_ordinal_number_words_are_numbers(word, number):
+    """Collective numerals (двоє, четверо, п'ятеро) and every case of an ordinal have the
+    digits' key, as the cardinals do; "перший" is no article, so it is 1 too."""
+    assert analyzers.analyzer("uk").keys(word) == frozenset({number})
+
+
+def test_ukrainian_collective_numeral_finds_what_digits_find(index):
+    by_digit = found(index, "uk", "4 гейші")
+    assert "victory.geishas" in by_digit[:3]
+    assert found(index, "uk", "четверо гейш")[:3] == by_digit[:3]
+    assert found(index, "uk", "перший раунд")[:3] == found(index, "uk", "1 раунд")[:3]
+
+
 @pytest.mark.parametrize("lang, filler, only_stop_words", [
     ("en", "what if", "if it is the"), ("de", "was wenn", "und der die"),
     ("uk", "що якщо", "і в на"), ("es", "qué pasa si", "el de la"),

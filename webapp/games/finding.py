@@ -10,8 +10,9 @@ webapp/pages/finder.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any, Protocol
 
 from flask_babel import gettext
@@ -51,6 +52,14 @@ class Question:
     # How an answer that differs from the candidate's value changes the settings:
     # (candidate, answer) -> table options, or None when no option can say it.
     settle: Any = None
+    # The value at a table that plays the candidate with these options (None: options
+    # change nothing this question asks, the value is `values[candidate]`).
+    at: Callable[[str, Mapping[str, Any]], Any] | None = None
+
+    def value_at(self, candidate: str, settings: Mapping[str, Any]) -> Any:
+        if self.at is None or not settings:
+            return self.values.get(candidate, UNKNOWN)
+        return self.at(candidate, settings)
 
     def answer(self, token: str) -> Answer | None:
         return next((a for a in self.answers if a.token == token), None)
@@ -83,6 +92,11 @@ class Finder(Protocol):
 
     def query(self, candidate: str, settings: dict[str, Any]) -> dict[str, str]:
         """The page options of the candidate with these settings (one link format)."""
+        ...
+
+    def named(self, settings: dict[str, Any]) -> str:
+        """The settings as a reader names them, listed ("Brights on the field: Number of
+        brights"), as plain text; empty when they set nothing a reader could name."""
         ...
 
 
@@ -180,37 +194,47 @@ def _fit(finder: Finder, questions: Sequence[Question], answers: Mapping[str, An
     """How far the candidate is from the answers: (twice the answers no option can bridge,
     plus the answers about facts no source gives for it: a ruleset we know little of is
     not nearer than one that agrees; then the answers an option bridges), the options, and
-    which answers became options or stay differences."""
+    which answers became options or stay differences.
+
+    Each answer that differs proposes the options that could say it (`settle`); of those the
+    referee accepts, the fewest that make the table give the most answers are kept: an
+    option can say more than one answer (FudaWiki's older yaku fixes points and lets yaku
+    score together), or contradict another answer."""
+    given = [(q, answers[q.key]) for q in questions if q.key in answers]
+    proposals: list[dict[str, Any]] = []
+    for q, answer in given:  # a fact no source gives for it is the table's to say
+        if q.values.get(candidate, UNKNOWN) == answer.value or not q.settle:
+            continue
+        options = q.settle(candidate, answer)
+        if options and options not in proposals:
+            proposals.append(options)
+    if proposals:  # an option the referee refuses with this candidate bridges nothing
+        refused = finder.refused(candidate, {k: v for p in proposals for k, v in p.items()})
+        proposals = [p for p in proposals if not refused & set(p)]
+
+    def misses(settings: dict[str, Any]) -> list[tuple[Question, Answer]]:
+        """The answers the table does not give (a fact an option makes unknown, say a yaku
+        it drops, is not given either)."""
+        return [(q, a) for q, a in given if (v := q.value_at(candidate, settings)) != a.value
+                and (v is not UNKNOWN or q.values.get(candidate, UNKNOWN) is not UNKNOWN)]
+
+    best: tuple[int, int, int] | None = None
     settings: dict[str, Any] = {}
-    changed: list[tuple[Question, Answer]] = []
-    open_: list[tuple[Question, Answer]] = []
-    unknown = 0
-    for q in questions:
-        answer = answers.get(q.key)
-        if answer is None:
-            continue
-        value = q.values.get(candidate, UNKNOWN)
-        if value is UNKNOWN:
-            unknown += 1
-            continue
-        if value == answer.value:
-            continue
-        options = q.settle(candidate, answer) if q.settle else None
-        if options:
-            settings.update(options)
-            changed.append((q, answer))
-        else:
-            open_.append((q, answer))
-    refused = finder.refused(candidate, settings) if settings else set()
-    if refused:  # an option the referee refuses with this candidate bridges nothing
-        for q, answer in list(changed):
-            options = q.settle(candidate, answer)
-            if refused & set(options):
-                changed.remove((q, answer))
-                open_.append((q, answer))
-                for key in options:
-                    settings.pop(key, None)
-    differences = [(q, a, q.label_of(q.values[candidate])) for q, a in open_]
+    for size in range(len(proposals) + 1):
+        for chosen in combinations(proposals, size):
+            trial = {k: v for p in chosen for k, v in p.items()}
+            if len(trial) != sum(len(p) for p in chosen):
+                continue  # two proposals set one option differently
+            unsaid = sum(1 for q, _ in given if q.value_at(candidate, trial) is UNKNOWN)
+            rank = (len(misses(trial)), unsaid, len(trial))
+            if best is None or rank < best:
+                best, settings = rank, trial
+    open_ = misses(settings)
+    unknown = sum(1 for q, _ in given if q.values.get(candidate, UNKNOWN) is UNKNOWN)
+    changed = [(q, a) for q, a in given if (q, a) not in open_
+               and q.values.get(candidate, UNKNOWN) != a.value
+               and q.value_at(candidate, settings) == a.value]
+    differences = [(q, a, q.label_of(q.value_at(candidate, settings))) for q, a in open_]
     return (2 * len(open_) + unknown, len(changed)), settings, changed, differences
 
 

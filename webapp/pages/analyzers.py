@@ -6,8 +6,9 @@ An analyzer splits a text into words and reduces each word to its *keys*:
   "Gleichstände" finds "Gleichstand" and "нічиєї" "нічия"; casefolded, and without accents
   too ("Compensacion" finds "Compensación");
 - for a number word, the number: "vier", "чотирьох", "cuatro", "quatre", "four" and "4" all
-  have the key "4"; ordinals too ("third", "dritte", "третій" -> "3"). The words come from
-  num2words, so every language has the same ones;
+  have the key "4"; ordinals too ("third", "dritte", "третій", "першого" -> "3", "1"). The
+  words come from num2words, so every language has the same ones; Ukrainian adds its
+  collective numerals ("двоє", "четверо", "п'ятеро"), which num2words lacks;
 - for a word of a synonym group, the group (a verb and its noun: "win", "winner", "victory").
 
 Words that carry no meaning in a question ("what", "happens", "wenn", "що", "qué") are
@@ -105,13 +106,19 @@ class Analyzer:
 
         forms: dict[str, str] = {}
         words = [(str(n), num2words(n, lang=self.lang)) for n in NUMBERS]
+        one = words[1][1]  # the cardinal: an ordinal ("перший", "first") is never an article
         words += [(str(n), num2words(n, lang=self.lang, to="ordinal")) for n in ORDINALS]
+        words += [(str(n), word) for n, word in self.more_numbers()]
         for digits, word in words:
-            if " " in word or "-" in word or (digits == "1" and fold(word) in self.stop_words):
+            if " " in word or "-" in word or (word == one and fold(word) in self.stop_words):
                 continue
             for form in self._reduced(word.casefold()):
                 forms.setdefault(form, digits)
         return forms
+
+    def more_numbers(self) -> Iterator[tuple[int, str]]:
+        """Number words num2words does not give, as (number, word): none by default."""
+        return iter(())
 
     @cached_property
     def synonyms(self) -> dict[str, str]:
@@ -177,6 +184,23 @@ class Ukrainian(Analyzer):
 
     def preload(self) -> None:
         self.reduce("слова")
+
+    # Collective numerals (збірні числівники: "нас двоє", "четверо гейш"), which num2words
+    # does not give. The first three are words of their own; from five on, the stem of the
+    # genitive takes -еро (п'яти -> п'ятеро, шести -> шестеро, семи -> семеро, восьми ->
+    # восьмеро). Their other cases (двох, трьох, п'ятьох, шістьох) are lemmatized to them
+    # or to the cardinal.
+    COLLECTIVE = ((2, "двоє"), (3, "троє"), (4, "четверо"))
+    COLLECTIVE_FROM_STEM = (*range(5, 21), 30)
+
+    def more_numbers(self) -> Iterator[tuple[int, str]]:
+        from num2words import num2words
+
+        yield from self.COLLECTIVE
+        for n in self.COLLECTIVE_FROM_STEM:
+            genitive = num2words(n, lang="uk", case="genitive")
+            if genitive.endswith("и"):
+                yield n, genitive[:-1] + "еро"
 
     def reducer(self) -> Callable[[str], str]:
         import simplemma

@@ -55,4 +55,5 @@ def which(game: str):
     context["notices"] = [*context["notices"], *notices]
     return render_template("finder/which.html", page="which", finder=finder, candidates=candidates,
                            questions=asked, answers=answers, learned=learned, found=found,
+                           answered={key: a.token for key, a in answers.items()},
                            **context)

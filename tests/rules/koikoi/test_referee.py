@@ -641,7 +641,7 @@ DRAWS = [{"winner": None}, {"winner": None}, {"winner": "b", "captured": {"b": p
     ("fudawiki", {"dealer_rotation": "alternate"}, ["a", "a", "a", "b"]),
 ])
 @pytest.mark.rule("koikoi", "deal.first-dealer", "match.dealer", "match.dealer-after-draw",
-                  "options.draw-points")
+                  "options.draw-points", "options.draw-dealer")
 def test_match_dealer_after_draw(ruleset, options, dealers):
     """match.dealer-after-draw: NIN passes the deal after a draw, FW keeps it; a dealer who
     scores the dealer's privilege keeps it."""
@@ -704,6 +704,7 @@ def test_options_lightning():
 
 @pytest.mark.parametrize("option, gone, kept", [("flower_viewing", "hanami", "tsukimi"),
                                                 ("moon_viewing", "tsukimi", "hanami")])
+@pytest.mark.rule("koikoi", "options.flower-viewing", "options.moon-viewing")
 def test_options_each_viewing(option, gone, kept):
     """options.flower-viewing, options.moon-viewing: each viewing switches on its own."""
     pile = [8, 28, 32]

@@ -95,6 +95,9 @@ class HanamikojiFinder:
     def query(self, candidate: str, settings: dict[str, Any]) -> dict[str, str]:
         return {"edition": candidate}
 
+    def named(self, settings: dict[str, Any]) -> str:
+        return ""  # a box's facts set no option
+
 
 def finder(rb: Any, lang: str) -> HanamikojiFinder:
     return HanamikojiFinder(rb, lang)

@@ -1,12 +1,19 @@
 """Koi-Koi's side of the finder (webapp/pages/finder.py): the rulesets, and one question per
-fact the rulebook compares: a yaku's points (`yaku.<id>`) or a table option (`option.<id>`).
+fact the rulebook compares: a yaku's points (`yaku.<id>`, and `yaku.<id>.extra` whether it
+grows with extra cards), whether two yaku of one exclusive group both score
+(`together.<yaku>.<yaku>`: the comparison's `group.<id>` rows, pair by pair) or a table
+option (`option.<id>`).
 
 Nothing here names a ruleset: values come from the rulebook, so a new ruleset (or a new
-value) is asked about without code. An option's answer that differs from the ruleset
-becomes that option; a yaku "not played" becomes the option that switches it off.
+value) is asked about without code. Each question knows its value at a table (a ruleset
+with options: `Question.at`), so an answer that differs from the ruleset becomes the option
+that gives it: an option's own answer that option; a yaku "not played" the option that
+switches it off or drops it; a yaku without extra points, or two yaku that both score, the
+option that makes it so (FudaWiki's older yaku).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -15,11 +22,13 @@ from flask_babel import gettext, lazy_gettext, ngettext
 from rulebook.koikoi import referee
 
 from ..finding import UNKNOWN, Answer, Candidate, Question
+from ..terms import LABELLED
 from .options import OPTION_LABELS, encode, option_label
 from .terms import KoikoiTerms
 
 NOT_PLAYED = "none"  # a yaku's value where the ruleset does not have it (its query token)
 EXTRA = ".extra"  # after a yaku's key: its question about points for extra cards
+TOGETHER = "together"  # the key of a question about two yaku that may both score
 # Bases of a fact (Rulebook.provenance) that say no source documents it.
 UNDOCUMENTED = frozenset({"unknown"})
 
@@ -106,11 +115,15 @@ class KoikoiFinder:
         return [key for key in keys if self._known(key)]
 
     def keys(self) -> list[str]:
-        """The questions' keys: a yaku's points, and whether it grows with extra cards."""
+        """The questions' keys: a yaku's points, and whether it grows with extra cards; for
+        a group, each pair of its yaku that may both score; an option's value."""
         out = []
         for key in self.compared():
-            out.append(key)
             kind, _, name = key.partition(".")
+            if kind == "group":
+                out.extend(_pair_key(pair) for pair in self.pairs(name))
+                continue
+            out.append(key)
             if kind == "yaku" and self.rb.yaku_by_id[name].extra:
                 out.append(key + EXTRA)
         return out
@@ -118,7 +131,24 @@ class KoikoiFinder:
     def _known(self, key: str) -> bool:
         kind, _, name = key.partition(".")
         return (kind == "yaku" and name in self.rb.yaku_by_id) or (
+            kind == "group" and self.rb.groups.get(name) == "best") or (
             kind == "option" and name in self.rb.options)
+
+    def pairs(self, group: str) -> list[tuple[str, str]]:
+        """The pairs of a group's yaku that score together in a ruleset or with an option,
+        in the rulebook's order of yaku. An option that does nothing else than let one pair
+        score together is asked as itself (options.lucky-hands-stack)."""
+        rb = self.rb
+        found = [pair for r in rb.rulesets.values() for pair in r.stacks]
+        found += [pair for spec in rb.options.values()
+                  if spec.fixed or spec.drops or len(spec.stacks) > 1 for pair in spec.stacks]
+        order = {y.id: i for i, y in enumerate(rb.yaku)}
+        out: list[tuple[str, str]] = []
+        for pair in found:
+            a, b = sorted(pair, key=order.__getitem__)
+            if rb.yaku_by_id[a].group == group and (a, b) not in out:
+                out.append((a, b))
+        return sorted(out, key=lambda p: (order[p[0]], order[p[1]]))
 
     @cached_property
     def terms(self) -> KoikoiTerms:
@@ -136,6 +166,8 @@ class KoikoiFinder:
                 out.append(self._points(key, name))
                 if self.rb.yaku_by_id[name].extra:
                     out.append(self._extra(key, name))
+            elif kind == "group":
+                out.extend(self._together(key, pair) for pair in self.pairs(name))
             else:
                 out.append(self._option(key, name))
         return out
@@ -147,54 +179,108 @@ class KoikoiFinder:
         return provenance(ruleset, key).basis not in UNDOCUMENTED
 
     # -- a yaku's points, and its extra points -------------------------------------------
-    def _values(self, key: str, yaku_id: str) -> dict[str, Any]:
-        """Each ruleset's value of a yaku: NOT_PLAYED, UNKNOWN or its YakuValue."""
-        values: dict[str, Any] = {}
-        for r in self.rb.rulesets:
-            value = self.rb.table_value(r, yaku_id)
-            if value is None:
-                values[r] = NOT_PLAYED
-            elif value.points is None or not self._documented(r, key):
-                values[r] = UNKNOWN
-            else:
-                values[r] = value
-        return values
+    def _table(self, ruleset: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+        return self.rb.effective_options(ruleset, dict(settings))
+
+    def _value_at(self, key: str, yaku_id: str, ruleset: str,
+                  settings: Mapping[str, Any]) -> Any:
+        """A yaku's value at a table: NOT_PLAYED, UNKNOWN or its YakuValue."""
+        rb = self.rb
+        yaku, value = rb.yaku_by_id[yaku_id], rb.table_value(ruleset, yaku_id)
+        if value is None:
+            return NOT_PLAYED
+        undocumented = value.points is None or not self._documented(ruleset, key)
+        # A yaku the ruleset lists without a documented value is not "not played" because
+        # an option no source gives for it is off by default; a table that turns it off is.
+        if rb.yaku_off(yaku, self._table(ruleset, settings)) and (
+                not undocumented or not rb.yaku_off(yaku, self._table(ruleset, {}))):
+            return NOT_PLAYED
+        return UNKNOWN if undocumented else value
 
     def _points(self, key: str, yaku_id: str) -> Question:
         rb, terms = self.rb, self.terms
-        values = {r: v.points if hasattr(v, "points") else v
-                  for r, v in self._values(key, yaku_id).items()}
+
+        def at(ruleset: str, settings: Mapping[str, Any]) -> Any:
+            value = self._value_at(key, yaku_id, ruleset, settings)
+            return value.points if hasattr(value, "points") else value
+
+        values = {r: at(r, {}) for r in rb.rulesets}
         known = {v for v in values.values() if v is not UNKNOWN}
         answers = [Answer(str(p), p, ngettext("%(num)s point", "%(num)s points", p))
                    for p in sorted(v for v in known if v != NOT_PLAYED)]
         if NOT_PLAYED in known:
             answers.append(Answer(NOT_PLAYED, NOT_PLAYED, gettext("Not played")))
+        # the options that switch it on or off, or drop it while they are on
         switches = rb.switches.get(yaku_id, ())
+        drops = [spec.id for spec in rb.options.values() if yaku_id in spec.drops]
 
         def settle(candidate: str, answer: Answer) -> dict[str, Any] | None:
-            if answer.value == NOT_PLAYED and switches:  # the option that switches it off
-                return {option: False for option in switches}
-            return None
+            if answer.value == NOT_PLAYED:
+                return ({option: False for option in switches}
+                        or {option: True for option in drops} or None)
+            return {option: True for option in switches} or None
 
         return Question(key, gettext("How many points is %(yaku)s worth?",
                                      yaku=terms.yaku(yaku_id)),
                         tuple(answers), values, hint=terms.needs(rb.yaku_by_id[yaku_id]),
-                        settle=settle)
+                        settle=settle, at=at)
 
     def _extra(self, key: str, yaku_id: str) -> Question:
-        values = {r: v.extra if hasattr(v, "extra") else UNKNOWN
-                  for r, v in self._values(key, yaku_id).items()}
+        rb = self.rb
+
+        def at(ruleset: str, settings: Mapping[str, Any]) -> Any:
+            value = self._value_at(key, yaku_id, ruleset, settings)
+            if not hasattr(value, "extra"):
+                return UNKNOWN
+            return rb.earns_extra(yaku_id, value, self._table(ruleset, settings))
+
+        fixing = [spec.id for spec in rb.options.values() if yaku_id in spec.fixed]
+
+        def settle(candidate: str, answer: Answer) -> dict[str, Any] | None:
+            return {option: True for option in fixing} if answer.value is False and fixing \
+                else None
+
         answers = (Answer("1", True, gettext("Yes")), Answer("0", False, gettext("No")))
         return Question(key + EXTRA, gettext(
             "Does %(yaku)s score a point more for each card beyond the ones it needs?",
-            yaku=self.terms.yaku(yaku_id)), answers, values)
+            yaku=self.terms.yaku(yaku_id)), answers, {r: at(r, {}) for r in rb.rulesets},
+            settle=settle, at=at)
+
+    # -- two yaku of one group that may both score ------------------------------------------
+    def _together(self, group_key: str, pair: tuple[str, str]) -> Question:
+        rb = self.rb
+        first, second = pair
+
+        def at(ruleset: str, settings: Mapping[str, Any]) -> Any:
+            if any(self._value_at(f"yaku.{y}", y, ruleset, settings) == NOT_PLAYED
+                   for y in pair) or not self._documented(ruleset, group_key):
+                return UNKNOWN  # a ruleset without one of them has no answer to give
+            return frozenset(pair) in rb.stacks_at(ruleset, self._table(ruleset, settings))
+
+        stacking = [spec.id for spec in rb.options.values() if frozenset(pair) in spec.stacks]
+
+        def settle(candidate: str, answer: Answer) -> dict[str, Any] | None:
+            return {option: True for option in stacking} if answer.value is True and stacking \
+                else None
+
+        answers = (Answer("1", True, gettext("Yes, both score")),
+                   Answer("0", False, gettext("No, only the one worth more scores")))
+        text = gettext("When a player has both “%(first)s” and “%(second)s”, do both score?",
+                       first=self.terms.yaku(first), second=self.terms.yaku(second))
+        return Question(_pair_key(pair), text, answers, {r: at(r, {}) for r in rb.rulesets},
+                        settle=settle, at=at)
 
     # -- a table option -------------------------------------------------------------------
     def _option(self, key: str, option: str) -> Question:
         rb = self.rb
         spec = rb.options[option]
-        values = {r: rb.effective_options(r)[option] if self._documented(r, key) else UNKNOWN
-                  for r in rb.rulesets}
+
+        def at(ruleset: str, settings: Mapping[str, Any]) -> Any:
+            if option not in settings and not self._documented(ruleset, key):
+                return UNKNOWN
+            return self._table(ruleset, settings)[option]
+
+        values = {r: at(r, {}) for r in rb.rulesets}
         if spec.choices is not None:
             offered = list(spec.choices) + ([None] if spec.nullable else [])
         else:  # a number: the values the rulesets use, no limit last
@@ -214,7 +300,7 @@ class KoikoiFinder:
         def settle(candidate: str, answer: Answer) -> dict[str, Any]:
             return {option: answer.value}
 
-        return Question(key, str(text), answers, values, settle=settle)
+        return Question(key, str(text), answers, values, settle=settle, at=at)
 
     # -- what the finder's answers set ------------------------------------------------------
     def refused(self, candidate: str, settings: dict[str, Any]) -> set[str]:
@@ -231,6 +317,19 @@ class KoikoiFinder:
 
     def query(self, candidate: str, settings: dict[str, Any]) -> dict[str, str]:
         return {"ruleset": candidate, **{key: encode(v) for key, v in settings.items()}}
+
+    def named(self, settings: dict[str, Any]) -> str:
+        """The options the answers set, by name and value, as the rules pages name them (an
+        answer about yaku can set an option whose name it does not say: the older yaku);
+        plain text, escaped where it is shown."""
+        return self.terms.listed(
+            self.terms.gettext(LABELLED) % {"label": OPTION_LABELS[key],
+                                            "value": option_label(key, value)}
+            for key, value in settings.items())
+
+
+def _pair_key(pair: tuple[str, str]) -> str:
+    return f"{TOGETHER}.{pair[0]}.{pair[1]}"
 
 
 def _option_answer(option: str, value: Any) -> str:
