@@ -21,6 +21,7 @@ BLUEPRINTS: list[tuple[str, str]] = [
     ("webapp.pages.site", "bp"),
     ("webapp.pages.rules", "bp"),
     ("webapp.pages.checker", "bp"),
+    ("webapp.pages.sheet", "bp"),
     ("webapp.pages.compare", "bp"),
     ("webapp.pages.finder", "bp"),
     ("webapp.pages.aid", "bp"),

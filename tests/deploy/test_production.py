@@ -171,7 +171,8 @@ def test_no_inline_script_or_style_on_any_page(web, prod):
     assert len(urls) >= 10
     for url in urls + ["/en/test-boom", "/en/hanamikoji/search?q=" + "x" * 7000]:
         response = web.get(url)
-        assert response.status_code in (200, 302, 404, 414, 500), url
+        # 303: the score sheet's CSV without a round to write leads back to its checker
+        assert response.status_code in (200, 302, 303, 404, 414, 500), url
         html = response.get_data(as_text=True)
         for pattern in (INLINE_SCRIPT, STYLE_ATTR, STYLE_ELEMENT, HANDLER_ATTR, JS_URL):
             match = pattern.search(html)

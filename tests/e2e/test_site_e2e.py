@@ -565,10 +565,11 @@ def test_checker_is_never_answered_from_a_copy(browser, live_server):
         field.fill("3")
         page.wait_for_selector("[data-live-offline]:not([hidden])")
         assert field.input_value() == "3"
-        # opening a ruling offline: the offline page, never a kept ruling
+        # opening a ruling offline: its form as kept, never a kept ruling
         page.goto(f"{live_server}/en/hanamikoji/score?{RULING}")
-        assert page.locator("#offline").is_visible()
-        assert page.locator("#checker-form").count() == 0
+        assert page.locator("#checker-form").is_visible()
+        assert page.locator("#verdict, #ruling, #ruling-data").count() == 0
+        assert page.locator("#ruling-copy").is_visible()
 
 
 # -- print -------------------------------------------------------------------------------

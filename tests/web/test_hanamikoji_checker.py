@@ -327,7 +327,9 @@ def test_next_round_link_carries_favor_and_round(client):
     text = get(client, "a=2,0,0,3,0,0,3&b=0,2,2,0,3,0,1").text
     ruling = embedded(text)
     favor = "".join(v or "-" for v in ruling["next"]["favor"])
-    assert f'id="next-round" href="/en/hanamikoji/score?round=2&amp;fav={favor}#board"' in text
+    # the round just ruled goes on the score sheet: A's counts, then B's; it lands on the board
+    assert (f'id="next-round" href="/en/hanamikoji/score?round=2&amp;fav={favor}'
+            '&amp;sheet=20030030220301#board"') in text
 
 
 def follow_next(client, page: str) -> str:

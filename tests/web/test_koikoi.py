@@ -272,7 +272,8 @@ def test_checker_scores_a_round_of_a_match(client):
     link = next_link(html)
     assert dict(parse_qsl(urlsplit(link).query)) == {
         "na": "Olena", "nb": "Jonas", "round": "4", "dealer": "b", "ta": "5", "tb": "12",
-        "winner": "a", "ka": "0", "kb": "0", "ruleset": "nintendo"}
+        "winner": "a", "ka": "0", "kb": "0", "ruleset": "nintendo",
+        "sheet": "@3_b_5_2.b10-028ASU"}  # where the match started, and this round on its sheet
     following = client.get(link)
     assert following.status_code == 200  # already the tidy form: no redirect
     page = html_of(following)

@@ -11,6 +11,7 @@ from rulebook.players import OTHER
 from rulebook.referee import referee
 
 from ..base import Redirect
+from . import sheet
 from .form import (
     GAP,
     MAX_NAME,
@@ -18,6 +19,7 @@ from .form import (
     Form,
     apply_event,
     arg,
+    base_request,
     errors_by_field,
     field_for_path,
     number,
@@ -67,6 +69,7 @@ def checker(rb: Any, args: Mapping[str, str], lang: str) -> Redirect | dict[str,
         if form.mode == "log" else None,
         "verdict": verdict(form, ruling, problems, waiting),
         "queries": _queries(form, ruling),
+        "sheet": _sheet(rb, form, request_doc, ruling, names, lang),
     }
 
 
@@ -123,6 +126,18 @@ def _queries(form: Form, ruling: Mapping[str, Any] | None) -> dict[str, str | No
         "log": query_string(query(form, mode="log", fresh=True)),
         "next": query_string(next_round(form, ruling)) if ruling and ruling["next"] else None,
     }
+
+
+def _sheet(rb: Any, form: Form, request_doc: Mapping[str, Any] | None,
+           ruling: Mapping[str, Any] | None, names: Mapping[str, str], lang: str) -> Any:
+    """The match's score sheet: the rounds carried, and this one once it is finished."""
+    finished = bool(ruling and not ruling["rounds"][-1].get("progress"))
+    round_number = number(form.round) if form.round else 1
+    valid_start = isinstance(round_number, int) and not ({"round", "fav"} & set(form.errors))
+    return sheet.build(rb, form.sheet, base_request(form),
+                       request_doc["rounds"][0] if finished and request_doc else None,
+                       (round_number, form.favor) if valid_start else None, names,
+                       query_string(query(form, with_next=False)), lang)
 
 
 def _imply_marker(form: Form, progress: Mapping[str, Any] | None) -> None:
@@ -193,7 +208,10 @@ def said_names(names: Mapping[str, str], lang: str) -> dict[str, str]:
 def next_round(form: Form, ruling: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The next round's form: markers and round carried forward; names, edition, variants kept."""
     nxt = ruling["next"]
-    return query(form, round=nxt["round"], favor=[v or "" for v in nxt["favor"]], fresh=True)
+    round_number = number(form.round) if form.round else 1
+    carried = sheet.next_sheet(form.sheet, round_number, form.favor, ruling["rounds"][-1])
+    return query(form, round=nxt["round"], favor=[v or "" for v in nxt["favor"]], fresh=True,
+                 sheet=carried)
 
 
 @dataclass(frozen=True)

@@ -43,9 +43,9 @@ MAX_VALUE = 100
 MAX_NAME = 40
 MAX_ACTIONS = 9  # one more than a round has, so the referee can say why it is too many
 SLOTS = 4  # the most cards an action uses
-SAFE = ":,/-_.~"  # left unescaped in permalinks, for readable URLs
+SAFE = ":,/-_.~@"  # left unescaped in permalinks, for readable URLs
 STATE = ("mode", "na", "nb", "house", "edition", "round_limit", "simultaneous_goal", "round", "fav",
-         "a", "b", "removed", "act", "c", "do", "take", "at", "undo", "check")
+         "a", "b", "removed", "act", "c", "do", "take", "at", "undo", "check", "sheet")
 EVENTS = ("step", "mark", "pick", "unpick", "clear", "edit", "drop", "revert")
 GAP = "-"  # a removed action's place in the log, still to be filled in
 PARAMETERS = frozenset(STATE + EVENTS + tuple(f"f{i}" for i in range(7)))
@@ -71,6 +71,7 @@ class Form:
     favor: list[str] = field(default_factory=list)  # "a", "b" or "" (middle) per geisha
     counts: dict[str, list[str]] = field(default_factory=lambda: {"a": [], "b": []})
     removed: str = ""
+    sheet: str = ""  # the rounds played before this one (webapp/games/hanamikoji/sheet.py)
     log: list[str] = field(default_factory=list)  # act tokens
     cards: list[str] = field(default_factory=lambda: [""] * SLOTS)  # the next action's cards
     do: str = ""
@@ -158,6 +159,7 @@ def read_form(rb: Any, args: Any, lang: str) -> Form:
                 "at"):
         setattr(form, key, arg(args, key))
     form.check = arg(args, "check") in TRUE
+    form.sheet = str(args.get("sheet") or "").strip()  # as given, however long: never lost
     _keep_offered(rb, form)
     form.favor = _read_favor(args, n, form, t.gettext(MESSAGES["fav-list"]))
     for p in ("a", "b"):
@@ -425,6 +427,9 @@ def _start_items(form: Form, overrides: Mapping[str, Any]) -> list[tuple[str, st
     favor = overrides.get("favor", form.favor)
     if any(favor):
         items.append(("fav", "".join(v or "-" for v in favor)))
+    sheet = overrides.get("sheet", form.sheet)  # the match so far: kept for a fresh round
+    if sheet:
+        items.append(("sheet", sheet))
     return items
 
 

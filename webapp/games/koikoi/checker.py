@@ -19,6 +19,7 @@ from .form import (
     referee_request,
 )
 from .options import encode
+from .sheet import build as build_sheet
 
 
 def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
@@ -36,6 +37,7 @@ def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
     ruled = ruling if valid else None  # what the page shows of a ruling
     round_ = ruled["rounds"][0] if ruled else None
     scored, highlight = _scored(round_)
+    names = dict(ruled["players"]) if ruled else display_names(state, lang)
     return {
         "ck": state,
         "submitted": submitted,
@@ -44,7 +46,7 @@ def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
         "round": round_,
         "result": ruled and ruled["result"],
         "totals": ruled and ruled["totals"],
-        "names": dict(ruled["players"]) if ruled else display_names(state, lang),
+        "names": names,
         "scored": scored,
         "highlight": highlight,
         "request_json": req,
@@ -52,12 +54,21 @@ def checker(rb: Any, args: Any, lang: str) -> Redirect | dict[str, Any]:
         "page_args": {"ruleset": state.table.ruleset, "house": state.table.house,
                       **{k: encode(v) for k, v in state.table.overrides.items()}},
         "permalink_query": permalink(state) if asked else None,
-        "next_query": next_round(rb, state, ruled) if ruled else None,
+        "next_query": next_round(rb, state, ruled, req) if ruled else None,
         "clear_query": _clear_query(rb, state),
+        "sheet": _sheet(rb, state, req, valid, names, lang),
         "field_errors": {k: " ".join(v) for k, v in state.errors.items()},
         "error_count": sum(len(v) for v in state.errors.values()),
         "notices": [],  # option errors are shown next to their fields here
     }
+
+
+def _sheet(rb: Any, state: Any, req: dict[str, Any], valid: bool, names: dict[str, str],
+           lang: str) -> Any:
+    """The match's score sheet: the rounds carried, and this one once it is ruled (the
+    match's fields only when they could be read)."""
+    match = None if any(k in state.errors for k in MATCH_FIELDS) else state.match
+    return build_sheet(rb, state.sheet, req, valid, match, names, permalink(state), lang)
 
 
 def _tidied(state: Any, args: Any, submitted: bool) -> bool:
@@ -105,4 +116,4 @@ def _scored(round_: dict[str, Any] | None) -> tuple[dict[str, int], set[str]]:
 def _clear_query(rb: Any, state: Any) -> str:
     """The query of a fresh round at the same table: the match, the ruleset and options."""
     return "&".join(f"{k}={quote(v, safe=',')}" for k, v in state.query.items()
-                    if k in MATCH_FIELDS or k in ("ruleset", "house") or k in rb.options)
+                    if k in MATCH_FIELDS or k in ("ruleset", "house", "sheet") or k in rb.options)

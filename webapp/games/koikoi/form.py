@@ -11,7 +11,9 @@ from rulebook.i18n import N_
 from rulebook.players import PLAYERS
 
 from ..base import short
+from ..sheet import PARAMETER as SHEET
 from .options import MAX_VALUE, Table, encode, parse_table
+from .sheet import next_sheet
 
 # -- the scoring checker ------------------------------------------------------------------------
 # The whole state lives in the query string (a GET form), so every ruling has a permalink:
@@ -26,7 +28,7 @@ MAX_TOKENS = 48
 MAX_NAME = 40
 WINNERS = {"a": "a", "b": "b", "none": None}
 MATCH_FIELDS = ("na", "nb", "round", "dealer", "ta", "tb")
-STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset", "check", *MATCH_FIELDS)
+STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset", "check", *MATCH_FIELDS, SHEET)
 EVENTS = ("step",)
 
 
@@ -43,6 +45,7 @@ class State:
     match: dict[str, str] = field(default_factory=dict)  # MATCH_FIELDS as typed ("" = default)
     check: bool = False  # the player asked for the ruling: every problem is shown
     pending: dict[str, list[str]] = field(default_factory=dict)  # pairs still being picked
+    sheet: str = ""  # the rounds played before this one (webapp/games/koikoi/sheet.py)
 
     def error(self, name: str, message: str) -> None:
         self.errors.setdefault(name, []).append(message)
@@ -51,6 +54,8 @@ class State:
     def query(self) -> dict[str, str]:
         """The compact permalink query (same order every time)."""
         out = {key: value for key, value in self.match.items() if value}
+        if self.sheet:
+            out[SHEET] = self.sheet
         out.update({p: ",".join(str(c) for c in self.piles[p]) for p in PLAYERS if self.piles[p]})
         out["winner"] = self.winner
         for p in PLAYERS:
@@ -106,7 +111,7 @@ def parse_match(rb: Any, args: Any) -> dict[str, str]:
 def parse_state(rb: Any, args: Any) -> State:
     table = parse_table(rb, args)
     state = State({}, {}, "a", {"a": 0, "b": 0}, table, match=parse_match(rb, args),
-                  check=args.get("check", "") == "1")
+                  check=args.get("check", "") == "1", sheet=args.get(SHEET, "").strip())
     for key, message in table.errors.items():
         state.error(key, message)
     for p in PLAYERS:
@@ -201,9 +206,11 @@ def apply_step(state: State, value: str) -> bool:
     return True
 
 
-def next_round(rb: Any, state: State, ruling: dict[str, Any]) -> str | None:
+def next_round(rb: Any, state: State, ruling: dict[str, Any],
+               request: dict[str, Any]) -> str | None:
     """The next round's query: the round after this one, dealt by whom the referee says,
-    with the new totals; names, ruleset and options kept. None once the match is over."""
+    with the new totals and this round on the score sheet; names, ruleset and options
+    kept. None once the match is over."""
     after = ruling["next"]
     if after is None:
         return None
@@ -211,6 +218,7 @@ def next_round(rb: Any, state: State, ruling: dict[str, Any]) -> str | None:
                              "round": str(after["round"]), "dealer": after["dealer"],
                              **{f"t{p}": str(ruling["totals"][p]) for p in PLAYERS}})
     query = {k: v for k, v in match.items() if v}
+    query[SHEET] = next_sheet(rb, state.sheet, state.match, request["rounds"][0])
     query.update({"winner": "a", "ka": "0", "kb": "0", "ruleset": state.table.ruleset})
     query.update({key: encode(value) for key, value in state.table.overrides.items()})
     if state.table.house:

@@ -19,7 +19,8 @@
    button for fields that update live) and are hidden.
    When the server cannot be reached, the region `data-live-offline` is shown, everything
    typed stays as it is, and the form is sent again: once the browser is back online, and
-   after a growing wait (a server that was down brings no "online" event). */
+   after a growing wait (a server that was down brings no "online" event). A page opened
+   from the service worker's copy (`<html data-copy>`, no ruling) is sent at once. */
 (function () {
   "use strict";
   var form = document.querySelector("form[data-live]");
@@ -118,9 +119,10 @@
         retryWait = RETRY_FIRST;
         if (offline) { offline.hidden = true; }
         var fresh = new DOMParser().parseFromString(answer[1], "text/html");
-        if (!swap(fresh, button || submitter)) { window.location.assign(answer[0]); return; }
         var tidy = fresh.querySelector("form[data-live-address]");
-        window.history.replaceState(null, "", tidy ? tidy.getAttribute("data-live-address") : answer[0]);
+        var here = tidy ? tidy.getAttribute("data-live-address") : answer[0];
+        if (!swap(fresh, button || submitter)) { window.location.assign(here); return; }
+        window.history.replaceState(null, "", here);
       })
       .catch(function () {
         if (mine !== asked) { return; }
@@ -175,7 +177,13 @@
   form.addEventListener("input", function (event) {
     if (event.target.type !== "radio" && event.target.type !== "checkbox") { later(null); }
   });
-  window.addEventListener("online", function () { if (failed) { ask(null); } });
+  // Back online: ask at once, and soon again if the network is not quite there yet.
+  window.addEventListener("online", function () {
+    if (failed) { retryWait = RETRY_FIRST; ask(null); }
+  });
+  // A page the service worker kept (static/js/sw.js) has no ruling: ask the server for one
+  // at once, and again as above until it answers.
+  if (document.documentElement.hasAttribute("data-copy")) { ask(null); }
 
   // Roving focus: one tab stop per data-rove group, left and right within it.
   var roved = {};

@@ -6,34 +6,74 @@
      kept, and shown only when the network cannot be reached.
    - Static files with content-hashed names (never changed): from the copy once fetched.
    - The scoring checker and the API are never answered from a copy, not even the
-     browser's HTTP cache: a ruling is always the referee's answer of the moment. Without
-     a network the checker's own script shows its offline message, and opening a checker
-     shows the offline page instead.
+     browser's HTTP cache: a ruling is always the referee's answer of the moment. What is
+     kept of a checker page is its form: each checker page the server answers (a
+     navigation, or static/js/live.js asking) is kept under the address the page shows,
+     with what lies between `<!--ruling-->` and `<!--/ruling-->` cut out and the notes
+     marked `data-copy-show` and `data-live-offline` shown. Opened without a network, that
+     copy shows what was entered and says the ruling comes with the connection; live.js
+     then asks the server again (the whole page, once it answers).
    - A page that was never read: the offline page in the page's language, kept from the
-     first page read in that language; else the browser's own offline page. */
+     first page read in that language; else the browser's own offline page.
+   - A new version of this file (a deploy that changes it) makes new copies: its
+     activation fetches every page and checker form the older version kept, and drops the
+     older copies. */
 "use strict";
 var PAGES = "shinpan-pages-v1";
 var FILES = "shinpan-files-v1";
 var MAX_PAGES = 80;
 var MAX_FILES = 24;
+var FORMS = "shinpan-checker-v1";  // checker pages without their ruling
+var MAX_FORMS = 40;
 var ROOT = new URL(self.registration.scope).pathname;  // "/" or the site's mount point
 var HASHED = /^static\/.+\.[0-9a-f]{12}\.[A-Za-z0-9]+$/;  // webapp/http/caching.py's names
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 
 // On activation: drop the copies of older versions, take over the open pages, and keep
-// those pages too (the first page read came before there was a worker to keep it).
+// those pages too (the first page read came before there was a worker to keep it). A
+// deploy's worker renews every copy an older one made (see refresh).
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
+    var current = [PAGES, FILES, FORMS];
     return Promise.all(names.filter(function (name) {
-      return name.indexOf("shinpan-") === 0 && name !== PAGES && name !== FILES;
-    }).map(function (name) { return caches.delete(name); }));
-  }).then(function () { return self.clients.claim(); })
+      return name.indexOf("shinpan-") === 0 && current.indexOf(name) < 0;
+    }).map(function (name) { return refresh(name).then(function () { return caches.delete(name); }); }));
+  }).then(function () { return Promise.all([refresh(PAGES), refresh(FORMS)]); })
+    .then(function () { return self.clients.claim(); })
     .then(function () { return self.clients.matchAll({ type: "window" }); })
     .then(function (windows) { return Promise.all(windows.map(keepOpenPage)); }));
 });
 
-function isPage(path) { return path.indexOf("api/") !== 0 && !/(^|\/)score$/.test(path); }
+// Every page and checker form kept in the cache `name`, fetched again and kept as this
+// version keeps it. A page the server no longer has (404) is dropped; one it cannot answer
+// now keeps the copy it had.
+function refresh(name) {
+  var current = name === PAGES || name === FORMS;
+  return caches.open(name).then(function (cache) {
+    return cache.keys().then(function (keys) {
+      return Promise.all(keys.map(function (key) {
+        var path = new URL(key.url).pathname.slice(ROOT.length);
+        if (HASHED.test(path)) { return null; }
+        var into = isChecker(path) ? FORMS : PAGES;
+        var kept = function () {
+          return current ? null : cache.match(key).then(function (old) {
+            return old ? keep(into, into === FORMS ? MAX_FORMS : MAX_PAGES, key.url, old) : null;
+          });
+        };
+        return fetch(key.url, { cache: "no-cache" }).then(function (response) {
+          if (response.status === 404) { return cache.delete(key); }
+          if (!response.ok || response.type !== "basic") { return kept(); }
+          return into === FORMS ? keepForm(response) : keep(PAGES, MAX_PAGES, key.url, response);
+        }, kept);
+      }));
+    });
+  });
+}
+
+function isChecker(path) { return /^[a-z]{2}\/[a-z0-9-]+\/score$/.test(path); }
+
+function isPage(path) { return path.indexOf("api/") !== 0 && !/(^|\/)score(\/|$)/.test(path); }
 
 function keepOpenPage(client) {
   var url = new URL(client.url);
@@ -41,10 +81,54 @@ function keepOpenPage(client) {
   var path = url.pathname.slice(ROOT.length);
   if (url.origin !== self.location.origin || url.pathname.indexOf(ROOT) !== 0) { return null; }
   var offline = keepOfflinePage(language(path));
-  if (!isPage(path)) { return offline; }
-  return Promise.all([offline, fetch(url.href).then(function (response) {
-    return response.ok && response.type === "basic" ? keep(PAGES, MAX_PAGES, url.href, response) : null;
+  if (!isPage(path) && !isChecker(path)) { return offline; }
+  return Promise.all([offline, fetch(url.href, { cache: "no-cache" }).then(function (response) {
+    if (!response.ok || response.type !== "basic") { return null; }
+    var assets = response.clone().text().then(function (html) { return keepFiles(html, url); });
+    return Promise.all([assets,
+      isChecker(path) ? keepForm(response) : keep(PAGES, MAX_PAGES, url.href, response)]);
   }).catch(function () { return null; })]);
+}
+
+// The style sheets and scripts a page links to (content-hashed names), kept with it: the
+// page that installed this worker was loaded before it could keep them.
+function keepFiles(html, base) {
+  var found = /\s(?:src|href)="([^"]+)"/g;
+  var urls = [];
+  var match;
+  while ((match = found.exec(html)) !== null) {
+    var url = new URL(match[1].replace(/&amp;/g, "&"), base);
+    if (url.origin === self.location.origin && url.pathname.indexOf(ROOT) === 0
+        && HASHED.test(url.pathname.slice(ROOT.length)) && urls.indexOf(url.href) < 0) {
+      urls.push(url.href);
+    }
+  }
+  return Promise.all(urls.map(function (href) {
+    return caches.match(href).then(function (kept) {
+      return kept || fetch(href).then(function (response) {
+        return response.ok ? keep(FILES, MAX_FILES, href, response) : null;
+      });
+    }).catch(function () { return null; });
+  }));
+}
+
+// A checker page as the server answered it, kept as its form: the ruling cut out, the
+// notes for a copy shown, under the address the page itself gives (`data-live-address`,
+// where live.js puts the tidy address of a form it sent), else the answer's.
+function keepForm(response) {
+  if ((response.headers.get("Content-Type") || "").indexOf("text/html") !== 0) { return null; }
+  var url = new URL(response.url);
+  return response.text().then(function (html) {
+    var own = /\sdata-live-address="([^"]*)"/.exec(html);
+    var key = own ? new URL(own[1].replace(/&amp;/g, "&"), url.href) : url;
+    key.hash = "";
+    var form = html.replace(/<!--ruling-->[\s\S]*?<!--\/ruling-->/g, "")
+      .replace(/ data-copy-show hidden/g, " data-copy-show")
+      .replace(/ data-live-offline hidden/g, " data-live-offline")
+      .replace(/<html\b/, "<html data-copy");
+    return keep(FORMS, MAX_FORMS, key.href, new Response(form, {
+      headers: { "Content-Type": "text/html; charset=utf-8" } }));
+  });
 }
 
 function language(path) {
@@ -106,15 +190,26 @@ function networkFirst(event, path) {
 }
 
 // A checker page or the checker's own request: always the server's answer of the moment,
-// past the browser's HTTP cache too (revalidated: a 304 when nothing changed).
+// past the browser's HTTP cache too (revalidated: a 304 when nothing changed). Its form is
+// kept; without a network a navigation opens that form (never its ruling).
 function askTheReferee(event, path) {
   var request = event.request;
+  var navigate = request.mode === "navigate";
   var fresh = new Request(request.url, { cache: "no-cache", credentials: "same-origin",
-    headers: request.headers, redirect: request.mode === "navigate" ? "manual" : "follow" });
+    headers: request.headers, redirect: navigate ? "manual" : "follow" });
   return fetch(fresh).then(function (response) {
-    if (request.mode === "navigate") { event.waitUntil(keepOfflinePage(language(path))); }
+    if (navigate) { event.waitUntil(keepOfflinePage(language(path))); }
+    if (response.ok && response.type === "basic" && isChecker(path)) {
+      event.waitUntil(keepForm(response.clone()).catch(function () { return null; }));
+    }
     return response;
-  }, function () { return request.mode === "navigate" ? offlinePage(path) : Response.error(); });
+  }, function () {
+    if (!navigate) { return Response.error(); }
+    var url = new URL(request.url);
+    url.hash = "";
+    return caches.open(FORMS).then(function (cache) { return cache.match(url.href); })
+      .then(function (form) { return form || offlinePage(path); });
+  });
 }
 
 function fromCopy(event) {
