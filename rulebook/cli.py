@@ -150,7 +150,7 @@ def render(response: dict[str, Any], lang: str) -> str:
         return "\n".join(map(shown, lines))
     lines = []
     for rnd in response.get("rounds", []):
-        title = t.gettext(ROUND).format(round=rnd.get("round", len(lines) + 1))
+        title = round_title(t, response.get("game")).format(round=rnd.get("round", len(lines) + 1))
         lines.append(title)
         lines += [f"  - {e['message']}  [{e['rule']}]" for e in rnd["explanation"]]
     result = response.get("result", {})
@@ -160,6 +160,15 @@ def render(response: dict[str, Any], lang: str) -> str:
         lines.append(t.gettext(ALSO))
         lines += [f"  - {alt['message']}" for alt in response["alternatives"]]
     return "\n".join(map(shown, lines))
+
+
+def round_title(t, game: str | None) -> str:
+    """A round's heading: a Koi-Koi round is one month of a match, which a language may name
+    its own way (Japanese 第N回戦, where a Hanamikoji round is 第Nラウンド)."""
+    if game == "koikoi":
+        # Translators: the heading of one Koi-Koi round (one month of a match) in the command line's output
+        return t.pgettext("koikoi", "Round {round}")
+    return t.gettext(ROUND)
 
 
 def os_reason(exc: OSError, t) -> str:

@@ -143,6 +143,13 @@ def open_menu(page, menu_id: str) -> None:
     page.wait_for_selector(f"#{menu_id}[open]")
 
 
+def open_settings(page) -> None:
+    """Tap the folded "Your table" line of a rules page: the form opens in place."""
+    page.locator("#table-settings > summary").click()
+    page.wait_for_selector("#table-settings[open]")
+    assert page.locator("#options-apply").is_visible()
+
+
 def switch_language(page, name: str) -> None:
     open_menu(page, "language-menu")
     page.locator("#language-switcher").get_by_role("link", name=name, exact=True).click()
@@ -187,8 +194,9 @@ def test_follow_a_permalink(tab, live_server):
     tab.emulate_media(forced_colors="active")  # shadows are dropped: an outline marks it
     try:
         assert rule.evaluate("e => getComputedStyle(e).outlineStyle") != "none"
-        icon = permalink.locator(".icon").bounding_box()
-        assert icon["width"] > 10, "the icon is still drawn in forced colours"
+        icon = permalink.evaluate("e => getComputedStyle(e, '::before')")
+        assert float(icon["width"].removesuffix("px")) > 10, "the icon is still drawn in forced colours"
+        assert icon["forcedColorAdjust"] == "none" and icon["backgroundColor"] != "rgba(0, 0, 0, 0)"
     finally:
         tab.emulate_media(forced_colors="none")
 
@@ -354,6 +362,7 @@ def test_contents_beside_the_rules_on_a_desktop(tab, live_server):
 @pytest.mark.rule("hanamikoji", "variant.round-limit")
 def test_toggle_round_limit_and_edition(tab, live_server):
     tab.goto(f"{live_server}/en/hanamikoji/")
+    open_settings(tab)
     tab.get_by_label("End the game after round 3 at the latest").check()
     tab.get_by_label("Geekach Games (Ukrainian)").check()
     tab.locator("#options-apply").click()
@@ -381,6 +390,7 @@ def test_toggle_round_limit_and_edition(tab, live_server):
 def test_options_menus_and_search_work_without_javascript(no_js_page, live_server):
     page = no_js_page
     page.goto(f"{live_server}/en/hanamikoji/")
+    open_settings(page)  # a <details>: no script needed
     page.locator("#opt-round-limit-1").check()
     page.locator("#opt-edition-geekach").check()
     page.locator("#options-apply").click()
@@ -467,6 +477,8 @@ def test_narrow_screens_break_no_word_and_never_overflow(browser, live_server, l
         ]:
             page.set_viewport_size({"width": 320, "height": 740})
             page.goto(live_server + path)
+            if "?" in path or "koikoi" in path:  # a rules page: its settings opened
+                page.evaluate("document.getElementById('table-settings').open = true")
             if "hanamikoji" in path:
                 header_fits_at_320(page)
                 option_choices_whole_at_320(page)
@@ -489,8 +501,10 @@ def test_yaku_table_fits_a_phone(phone, live_server, artifacts):
     wrap = phone.locator("#yaku-table-wrap")
     assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth"), "no column hidden off screen"
     goko = phone.locator("#yaku-row-goko")
-    labels = goko.locator(".yaku-table__label").all_inner_texts()
-    assert len(labels) == 5 and all(labels), "every value is named on a phone"
+    labels = goko.locator("td").evaluate_all(
+        "cells => cells.map(c => getComputedStyle(c, '::before').content)")
+    assert len(labels) == 5 and all(label not in ("none", '""', "") for label in labels), \
+        "every value is named on a phone"
     for cell in goko.locator("td").all():
         box = cell.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
@@ -693,11 +707,14 @@ def test_keyboard_opens_the_menus(tab, live_server):
 
 
 def test_every_tab_stop_shows_focus_in_a_logical_order(tab, live_server):
-    """Tab through header, game pages, options and the first rules: each stop has a ring,
-    and the order is the reading order (top to bottom)."""
+    """Tab through header, game pages, options (their fold opened with Enter) and the
+    first rules: each stop has a ring, and the order is the reading order (top to bottom)."""
     tab.goto(f"{live_server}/de/hanamikoji/?round_limit=1")
     missing, seen = [], []
     for _ in range(40):
+        if seen and seen[-1]["what"].startswith("SUMMARY options-fold__summary"):
+            tab.keyboard.press("Enter")
+            tab.wait_for_selector("#table-settings[open]")
         tab.keyboard.press("Tab")
         stop = tab.evaluate(
             "() => { const e = document.activeElement, s = getComputedStyle(e);"
@@ -711,6 +728,148 @@ def test_every_tab_stop_shows_focus_in_a_logical_order(tab, live_server):
     names = [stop["what"] for stop in seen]
     assert "INPUT#opt-round-limit-1 " in names and "BUTTON#options-apply " in names, names
     assert not missing, f"focus not visible on: {missing}"
-    last_menu = max(i for i, name in enumerate(names) if name.startswith("SUMMARY"))
+    last_menu = max(i for i, name in enumerate(names) if name.startswith("SUMMARY menu__button"))
     tops = [stop["top"] for stop in seen[last_menu + 1:]]  # below the header: reading order
     assert all(b >= a - 60 for a, b in pairwise(tops)), names
+
+
+# -- a rules page's first screen, its length and its way back ----------------------------
+RULES_PAGES = (
+    "/{lang}/hanamikoji/",
+    ("/{lang}/hanamikoji/?edition=geekach&round_limit=1&simultaneous_goal=geishas"
+     "&house=Oma&compare={other}"),
+    "/{lang}/koikoi/",
+    "/{lang}/koikoi/?ruleset=fudawiki&sake_cup_as_plain=0&house=Oma&compare={other}",
+)
+FIRST_RULE_TOP = "() => document.querySelector('.rules-section .rule').getBoundingClientRect().top + scrollY"
+# elements the browser lays out on arrival: not those of a closed <details> nor display: none
+SHOWN_ELEMENTS = "() => [...document.querySelectorAll('*')].filter(e => e.checkVisibility()).length"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_first_rule_within_a_screen_and_a_half(browser, live_server, lang):
+    """At 390x844, on both games' rules pages with and without table options, the first
+    rule starts within 1.5 screens: the table's settings are one folded line that names
+    what is in force and opens in place."""
+    with own_page(browser, viewport=PHONE, has_touch=True, is_mobile=True) as page:
+        for path in RULES_PAGES:
+            page.goto(live_server + path.format(lang=lang, other=OTHER[lang]))
+            top = page.evaluate(FIRST_RULE_TOP)
+            assert top <= 1.5 * PHONE["height"], f"{path}: the first rule is {top:.0f} px down"
+            summary = page.locator("#table-settings > summary")
+            assert summary.bounding_box()["height"] >= 44
+            assert not page.locator("#options").is_visible(), "the form is folded"
+            state = page.locator("#options-summary").inner_text()
+            if "koikoi" in path:  # the ruleset by the name the page gives it (任天堂 in ja)
+                ruleset = page.locator("#opt-ruleset option:checked").text_content().strip()
+                assert ruleset and ruleset in state
+                assert (ruleset != page.locator("#opt-ruleset option").first.text_content().strip()) \
+                    == ("fudawiki" in path)
+            else:
+                assert ("Geekach" if "geekach" in path else "Deep Water") in state
+            if "house=" in path:
+                assert "Oma" in state
+            summary.tap()
+            page.wait_for_selector("#table-settings[open]")
+            assert page.locator("#options-apply").is_visible() and "#" not in page.url
+            assert page.evaluate(FIRST_RULE_TOP) > top, "it opens in place, above the rules"
+
+
+def test_settings_open_and_apply_without_javascript(no_js_page, live_server):
+    page = no_js_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server}/de/koikoi/")
+    assert page.evaluate(FIRST_RULE_TOP) <= 1.5 * PHONE["height"]
+    page.locator("#table-settings > summary").click()
+    page.locator("#opt-ruleset").select_option("fudawiki")
+    page.locator("#options-apply").click()
+    page.wait_for_url(re.compile(r"/de/koikoi/\?.*ruleset=fudawiki"))
+    assert "FudaWiki" in page.locator("#options-summary").inner_text()
+    assert page.evaluate(FIRST_RULE_TOP) <= 1.5 * PHONE["height"]
+
+
+@pytest.mark.parametrize("game", ["hanamikoji", "koikoi"])
+def test_back_to_the_contents_from_every_section(phone, live_server, game):
+    phone.goto(f"{live_server}/fr/{game}/")
+    sections = phone.locator(".rules-section")
+    assert sections.count() >= 10
+    for section in sections.all():
+        back = section.locator(".to-contents a")
+        assert back.count() == 1 and back.get_attribute("href") == "#toc"
+    last = sections.last.locator(".to-contents a")
+    last.scroll_into_view_if_needed()
+    box = last.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44
+    last.tap()
+    phone.wait_for_url(re.compile(r"#toc$"))
+    assert in_viewport(phone.locator("#toc"))
+    chips = phone.locator("#toc .toc__sections > li > a")
+    assert chips.count() == sections.count()
+    chips.nth(3).tap()  # on to another section
+    phone.wait_for_url(re.compile(r"#section-"))
+    assert in_viewport(by_id(phone, urlsplit(phone.url).fragment))
+
+
+@pytest.mark.rule("koikoi", "deck.months")
+@pytest.mark.parametrize("lang", ["uk", "ja"])
+def test_koikoi_rules_page_lays_out_under_1200_elements(browser, live_server, lang):
+    """The Koi-Koi rules page: under 2,300 elements in all (2,638-2,665 before: no wrapper
+    per rule, no label element per yaku cell), of which the browser lays out fewer than
+    1,200 on a phone's arrival and fewer than 1,300 on a desktop's (the card chart and
+    the settings wait folded)."""
+    for viewport, most in ((PHONE, 1200), (DESKTOP, 1300)):
+        with own_page(browser, viewport=viewport) as page:
+            page.goto(f"{live_server}/{lang}/koikoi/")
+            total = page.evaluate("document.querySelectorAll('*').length")
+            shown = page.evaluate(SHOWN_ELEMENTS)
+            assert total < 2300, f"{total} elements"
+            assert shown < most, f"{shown} elements laid out at {viewport['width']} px"
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
+def test_a_link_into_the_folded_chart_opens_it(browser, live_server, script):
+    with own_page(browser, viewport=PHONE, java_script_enabled=script) as page:
+        page.goto(f"{live_server}/es/koikoi/")
+        month = page.locator("#card-month-3")
+        assert not month.is_visible(), "the chart is folded on arrival"
+        page.goto(f"{live_server}/es/koikoi/#card-month-3")
+        page.wait_for_selector("#card-chart-fold[open]")
+        assert in_viewport(month)
+        if script:  # a link followed on the page itself (hashchange)
+            page.goto(f"{live_server}/es/koikoi/")
+            page.evaluate("location.hash = 'card-cherry-curtain'")
+            page.wait_for_selector("#card-chart-fold[open]")
+            assert in_viewport(page.locator("#card-cherry-curtain"))
+
+
+def test_print_shows_the_folded_chart(tab, live_server):
+    tab.goto(f"{live_server}/en/koikoi/")
+    assert not tab.locator("#card-figure").is_visible()
+    tab.emulate_media(media="print")
+    try:
+        assert tab.locator("#card-figure").is_visible()
+        assert tab.locator("#card-month-12").is_visible()
+        assert tab.locator("#share").is_visible(), "the table's link and QR code print"
+        assert not tab.locator("#options").is_visible() and not tab.locator(".to-contents").first.is_visible()
+    finally:
+        tab.emulate_media(media="screen")
+
+
+# -- the home page and the header's search ---------------------------------------------------
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_search_in_view_on_arrival_and_in_every_header(browser, live_server, lang):
+    with own_page(browser, viewport=PHONE, has_touch=True, is_mobile=True) as page:
+        page.goto(f"{live_server}/{lang}/")
+        box = page.locator("#search-q").bounding_box()
+        assert box["y"] + box["height"] <= PHONE["height"], "the search box is above the fold"
+        for path in ("/", "/koikoi/", "/hanamikoji/score", "/search?q=geisha", "/developers"):
+            page.goto(f"{live_server}/{lang}{path}")
+            search = page.locator("#search-link, #search-menu > summary")
+            assert search.count() == 1, path
+            box = search.bounding_box()
+            assert box["height"] >= 44 and box["width"] >= 44 and box["y"] < 60, path
+            assert search.evaluate("e => e.textContent.trim().length > 0"), "it has a name"
+        page.goto(f"{live_server}/{lang}/")
+        page.locator("#search-link").tap()
+        page.wait_for_url(re.compile(r"#search-q$"))
+        assert in_viewport(page.locator("#search-q"))

@@ -27,6 +27,21 @@ def test_score_human_readable(tmp_path, capsys):
     assert "victory.charm" in out and "Player B wins" in out
 
 
+KOIKOI = {"game": "koikoi", "rounds": [{"winner": "a", "captured": {"a": [
+    "pine-crane", "pine-poetry-ribbon", "cherry-curtain", "cherry-poetry-ribbon", "susuki-moon",
+    "susuki-geese"]}}]}
+
+
+@pytest.mark.parametrize("request_, lang, title", [
+    (VALID, "en", "Round 1"), (KOIKOI, "en", "Round 1"), (KOIKOI, "de", "Runde 1"),
+    (VALID, "ja", "第1ラウンド"), (KOIKOI, "ja", "第1回戦")])  # Koi-Koi counts 回戦 in Japanese
+def test_round_headings_name_the_games_rounds(tmp_path, capsys, request_, lang, title):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(request_))
+    assert main(["score", "--lang", lang, str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == title
+
+
 def test_score_yaml_and_json_output(tmp_path, capsys):
     path = tmp_path / "r.yaml"
     path.write_text("game: hanamikoji\nrounds:\n  - board: {a: [2,1,0,2,2,0,1], b: [0,1,2,0,0,2,3]}\n")

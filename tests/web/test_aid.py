@@ -21,7 +21,7 @@ def page(client, url: str) -> str:
 
 
 # The rulesets a language names its own way; the others keep their own (English) names.
-OWN_NAMES = {"ja": {"nintendo": "任天堂", "yakuza": "龍が如く",
+OWN_NAMES = {"ja": {"nintendo": "任天堂", "yakuza": "龍が如く", "gamedesign": "Hanafuda Flash（gamedesign.jp）",
                     "clubhouse": "だれでもアソビ大全（Clubhouse Games、DS）",
                     "bga": "ボードゲームアリーナ（BGA）"}}
 

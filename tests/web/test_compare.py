@@ -48,6 +48,9 @@ def test_comparison_page_in_every_language(client, lang, game):
     if game == "koikoi":  # the rulesets by the names the page's language gives them
         nintendo = {"ja": "任天堂"}.get(lang, "Nintendo")
         assert f'<option value="nintendo" selected>{nintendo}</option>' in html
+        if lang == "ja":  # Japanese typography: a full-width plus and slash, no spaced "+"
+            ribbons = unescape(row(html, "group.ribbons"))
+            assert "タン＋赤短／タン＋青短" in ribbons and " + " not in ribbons
     for key in rb.compared():
         cells = re.findall(r'<td data-item="([a-z0-9]+)"', row(html, key))
         assert sorted(cells) == sorted(items), key

@@ -43,6 +43,9 @@ def test_japanese_pages_show_kanji_with_their_reading(client):
     assert '<html lang="ja"' in html
     checker = page(client, "/ja/koikoi/score")
     assert "<ruby>三光<rt>さんこう</rt></ruby>" in checker
+    # a Koi-Koi round is a 回戦 (Hanamikoji's stays a ラウンド), on the checker's link as well
+    ruled = page(client, "/ja/koikoi/score?a=0,1,8,9,28,29&winner=a&ka=0&kb=0&ruleset=nintendo")
+    assert re.search(r'id="next-round" href="[^"]+">次の回戦</a>', ruled)
 
 
 def test_other_pages_give_the_romaji_and_the_kanji_beside_the_name(client):

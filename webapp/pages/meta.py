@@ -4,7 +4,8 @@
 title and description for `<meta name="description">` and the Open Graph tags: a rules
 page describes its game, a search its query, and a ruling's permalink its verdict, so that
 a link pasted into a group chat previews the referee's verdict and the round's totals in
-the page's language. Every sentence is in the catalogs; the
+the page's language. Every page of a game shows its picture (`image`: the game's name and
+drawings in the page's language, drawn once by tools/og_images.py). Every sentence is in the catalogs; the
 verdicts are the referee's own sentences.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from babel.lists import format_list
+from flask import url_for
 from flask_babel import gettext
 from jinja2 import pass_context
 
@@ -21,6 +23,7 @@ from rulebook.i18n import N_, translator
 from rulebook.problems import quote
 
 from ..games.base import no_summary
+from ..http.caching import hashed_name
 
 MAX_DESCRIPTION = 200  # characters; previews cut longer texts themselves, mid-word
 DESCRIPTIONS = {
@@ -46,6 +49,19 @@ class PageMeta:
     title: str
     description: str
     locale: str  # Open Graph's form: de_DE is not needed, the language alone is valid
+    image: str | None = None  # the link preview's picture, an absolute URL
+    image_alt: str = ""
+    image_size: tuple[int, int] = (1200, 630)  # px, what chats and social sites show whole
+
+
+def preview_image(game: Any, lang: str) -> tuple[str, str] | None:
+    """(absolute URL, text alternative) of a game's preview picture in `lang`; None for a
+    game that has none (static/img/og/<game>-<lang>.png)."""
+    name = hashed_name(f"img/og/{game.slug}-{lang}.png")
+    if name is None:
+        return None
+    return (url_for("static", filename=name, _external=True),
+            gettext("Rules of %(game)s", game=str(game.title)))
 
 
 def shorten(text: str, limit: int = MAX_DESCRIPTION) -> str:
@@ -82,11 +98,13 @@ def describe(context: Mapping[str, Any], lang: str) -> PageMeta:
     name = str(game.title) if game is not None else gettext("Shinpan")
     site = gettext("Shinpan")
     title = name if game is not None else site
+    image = preview_image(game, lang) if game is not None else None
+    picture = {"image": image[0], "image_alt": image[1]} if image else {}
     found = verdict(context.get("ruling"), game.summary) if page == "checker" and game else None
     if found and found[0]:
         headline, summary = found
         description = gettext(DESCRIPTIONS["ruling"], game=name, verdict=headline)
-        return PageMeta(headline, shorten(f"{description} {summary}"), lang)
+        return PageMeta(headline, shorten(f"{description} {summary}"), lang, **picture)
     if page == "search" and context.get("query"):
         text = gettext(DESCRIPTIONS["search.query"], game=name,
                        query=quote(context["query"], translator(lang)))
@@ -95,7 +113,7 @@ def describe(context: Mapping[str, Any], lang: str) -> PageMeta:
     else:
         text = gettext(DESCRIPTIONS[page if page == "developers" else "home"],
                        games=game_names(lang))
-    return PageMeta(title, shorten(text), lang)
+    return PageMeta(title, shorten(text), lang, **picture)
 
 
 def game_names(lang: str) -> str:

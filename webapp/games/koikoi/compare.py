@@ -99,11 +99,11 @@ def cell(rb: Any, terms: KoikoiTerms, ruleset_id: str, key: str) -> tuple[Any, s
             text = str(value.points)
         return (value.points, bool(value.extra and yaku.extra)), text, False
     if kind == "group":
-        pairs = sorted(" + ".join(sorted(terms.yaku(y) for y in pair)) for pair in rs.stacks
+        pairs = sorted(terms.together(sorted(terms.yaku(y) for y in pair)) for pair in rs.stacks
                        if rb.yaku_by_id[next(iter(pair))].group == name)
         if not pairs:
             return (), gettext("Only the best yaku scores"), False
-        return tuple(pairs), gettext("Scoring together: %(pairs)s", pairs="; ".join(pairs)), False
+        return tuple(pairs), gettext("Scoring together: %(pairs)s", pairs=gettext("; ").join(pairs)), False
     if not rb.applies(ruleset_id, name):
         return "n/a", gettext("Does not apply: the ruleset has none of these yaku"), False
     value = rb.effective_options(ruleset_id)[name]

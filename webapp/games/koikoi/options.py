@@ -144,9 +144,11 @@ def parse_table(rb: Any, args: Mapping[str, str]) -> Table:
     ruleset = args.get("ruleset", "").strip()
     if ruleset not in rb.rulesets:
         if ruleset:
+            # named first: Babel's extractor drops a message whose call holds `pgettext` bare
+            default = ruleset_name(rb, rb.default_ruleset, pgettext)
             errors["ruleset"] = gettext(
                 "There is no ruleset “%(value)s”; showing the %(default)s rules.",
-                value=short(ruleset), default=ruleset_name(rb, rb.default_ruleset, pgettext),
+                value=short(ruleset), default=default,
             )
         ruleset = rb.default_ruleset
     raw: dict[str, str] = {}

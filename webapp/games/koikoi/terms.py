@@ -75,6 +75,11 @@ class KoikoiTerms(GameTerms):
     def ruleset_name(self, ruleset_id: str) -> str:
         return ruleset_name(self.rb, ruleset_id, self.p)
 
+    def together(self, names: list[str]) -> str:
+        """Yaku that score together, "Tane + Ino-shika-chō": Japanese sets the plus sign
+        full width, without spaces (猪鹿蝶＋タネ)."""
+        return ("＋" if self.lang == "ja" else " + ").join(names)
+
     def card(self, card: Any) -> str:
         return self.p(f"koikoi.card.{card.slug}", card.name)
 

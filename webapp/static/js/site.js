@@ -3,6 +3,7 @@
    - The header menus (<details>) close on Escape, on a click elsewhere or on one of their
      links, and when another opens; the search menu puts the cursor in its field.
    - The contents beside a rules page mark the section in view.
+   - A link into a folded part of the page opens it.
    - The service worker keeps the pages you read for reading offline (static/js/sw.js). */
 (function () {
   "use strict";
@@ -37,6 +38,23 @@
     if (!open) { return; }
     open.open = false;
     open.querySelector("summary").focus();
+  });
+
+  // Folded parts of a page (the rules page's settings, the Koi-Koi card chart) open for a
+  // link into them, as Chromium does on its own, and for printing (print CSS does it too).
+  function openTarget() {
+    var id = window.location.hash.slice(1);
+    var target = id && document.getElementById(decodeURIComponent(id));
+    if (!target) { return; }
+    var fold = target.closest("details:not(.menu)");
+    if (!fold || fold.open) { return; }
+    for (; fold; fold = fold.parentElement.closest("details:not(.menu)")) { fold.open = true; }
+    target.scrollIntoView();
+  }
+  window.addEventListener("hashchange", openTarget);
+  document.addEventListener("DOMContentLoaded", openTarget);
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details.figure-fold").forEach(function (fold) { fold.open = true; });
   });
 
   // After the page has loaded: neither competes with the first paint.
