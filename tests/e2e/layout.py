@@ -55,3 +55,17 @@ def small_targets(page, selector: str) -> list[list[float]]:
         "els => els.filter(e => e.offsetParent).map(e => e.getBoundingClientRect())"
         ".map(r => [r.width, r.height])")
     return [box for box in boxes if box[0] < 44 or box[1] < 44]
+
+
+def tappable_on_arrival(page, selector: str) -> dict:
+    """Where the first element matching `selector` lies on the screen as the page opens,
+    and whether a tap at its centre reaches it (not the sticky header or verdict bar)."""
+    return page.evaluate("""sel => {
+        const e = document.querySelector(sel);
+        const r = e.getBoundingClientRect();
+        const x = r.left + r.width / 2, y = r.top + r.height / 2;
+        const inside = r.top >= 0 && r.bottom <= innerHeight;
+        const hit = inside ? document.elementFromPoint(x, y) : null;
+        return {top: r.top, bottom: r.bottom, height: innerHeight,
+                reached: !!hit && (hit === e || e.contains(hit) || hit.control === e)}; }""",
+                         selector)

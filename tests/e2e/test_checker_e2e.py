@@ -16,7 +16,14 @@ import pytest
 from rulebook.i18n import LANGUAGES
 
 from .conftest import axe_violations, closed_after
-from .layout import broken_words, overflow, screenshot_languages, small_targets, verdict_in_view
+from .layout import (
+    broken_words,
+    overflow,
+    screenshot_languages,
+    small_targets,
+    tappable_on_arrival,
+    verdict_in_view,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -132,6 +139,36 @@ def test_board_round_on_a_phone_in_at_most_18_taps(phone, live_server, lang):
     assert overflow(page) <= 0
 
 
+def test_first_screen_has_the_first_count_control_in_every_language(phone, live_server):
+    """Issue 19: on arrival at 390x844 the first + of the board is on screen and a tap on it
+    reaches it (not the sticky verdict bar); the board's sides read as the names do, A | B."""
+    page = phone
+    for lang in LANGUAGES:
+        page.goto(f"{live_server}/{lang}/hanamikoji/score")
+        first = '#col-0 .stepper button[data-step="+1"]'
+        where = tappable_on_arrival(page, first)
+        assert where["reached"], (lang, where)
+        assert page.get_attribute(first, "value") == "a:0:+1"  # A's side first, as the names
+        xs = {p: page.locator(f"#col-0 .stepper--{p}").bounding_box()["x"] for p in ("a", "b")}
+        names = {p: page.locator(f"#name-{p}").bounding_box()["x"] for p in ("a", "b")}
+        assert xs["a"] < xs["b"] and names["a"] < names["b"], lang
+        tally = {p: page.locator(f"#tally-{p}").bounding_box()["x"] for p in ("a", "b")}
+        assert tally["a"] < tally["b"], lang
+
+
+def test_next_round_lands_on_the_board(phone, live_server):
+    page = phone
+    page.goto(f"{live_server}/fr/hanamikoji/score?a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2&na=Élodie&nb=Ayane")
+    wait_status(page, "continue")
+    Player(page).tap("#next-round")
+    page.wait_for_url("**round=2**")
+    assert page.evaluate("location.hash") == "#board"
+    board = page.locator("#board").bounding_box()
+    header = page.locator(".site-header").bounding_box()
+    assert header["y"] + header["height"] <= board["y"] < 844 / 2  # the board on top, unhidden
+    assert tappable_on_arrival(page, '#col-0 .stepper button[data-step="+1"]')["reached"]
+
+
 def test_board_errors_wait_until_a_side_is_complete(phone, live_server):
     page = phone
     page.goto(f"{live_server}/en/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,0")
@@ -242,6 +279,80 @@ def test_any_action_can_be_changed_or_removed(phone, live_server):
     assert ruling_data(page)["rounds"][0]["progress"]["action_number"] == 8
 
 
+# Issue 19's exact round: removing or changing an action must not give another to the other player.
+ISSUE_URL = ("/uk/hanamikoji/score?mode=log&act=secret:ayane&act=secret:iroha"
+             "&act=tradeoff:ruri,ruri&act=tradeoff:yoko,anju&act=gift:ayane,anju,iroha:iroha"
+             "&act=gift:yoko,yoko,tomoyo:tomoyo&act=competition:ruri,ruri/chiharu,tomoyo:2"
+             "&act=competition:chiharu,anju/chiharu,anju:1")
+
+
+def logged(page) -> list[tuple[str, str, str]]:
+    """Each logged action as the page shows it: (player, text, token in the form)."""
+    return page.locator("#log-list > li").evaluate_all(
+        "els => els.map(e => [e.querySelector('.log__who').textContent,"
+        " e.querySelector('.log__what').textContent.replace(/\\s+/g, ' ').trim(),"
+        " document.querySelectorAll('#log input[name=act]')[Number(e.id.slice(4))].value])")
+
+
+def test_removing_or_changing_an_action_keeps_every_other_players(phone, live_server):
+    page = phone
+    page.goto(live_server + ISSUE_URL)
+    wait_status(page, "win")
+    before = logged(page)
+    assert [who for who, _, _ in before] == ["Гравець А", "Гравець Б"] * 4
+    player = Player(page)
+    # remove action 3 (A's trade-off): a gap in A's turn, every other action as it was
+    player.tap('#log-2 button[name="drop"]')
+    page.wait_for_selector("#log-2.log__entry--gap")
+    settled(page)
+    wait_status(page, "gap")
+    after = logged(page)
+    assert len(after) == 8
+    for k, (was, now) in enumerate(zip(before, after)):
+        if k == 2:
+            assert now[0] == was[0] and now[2] == "-"  # A's turn still, to fill in
+        else:
+            assert now == was, k  # same player, same action, same cards, same pick
+    assert page.locator("#next-action-title").text_content().strip().endswith("Гравець А")
+    assert page.locator("#next-missing").is_visible()
+    assert verdict_in_view(page)
+    # the markers A used in other actions are not offered: only her trade-off
+    assert page.locator("#action-markers button:not([disabled])").evaluate_all(
+        "els => els.map(e => e.value)") == ["tradeoff"]
+    player.tap("#undo")
+    page.wait_for_selector("#log-2.log__entry--gap", state="detached")
+    wait_status(page, "win")
+    assert logged(page) == before
+    assert page.url.endswith(ISSUE_URL)
+    # change action 6 (B's gift): its marker stays chosen when tapped, the pick is asked
+    player.tap('#log-5 button[name="edit"]')
+    page.wait_for_selector("#editing-was")
+    assert page.locator("#action-markers button:not([disabled])").evaluate_all(
+        "els => els.map(e => [e.value, e.getAttribute('aria-pressed')])") == [["gift", "true"]]
+    player.tap("#do-gift")
+    settled(page)
+    assert page.get_attribute("#do-gift", "aria-pressed") == "true"
+    for n, card in enumerate(("yoko", "tomoyo", "yoko"), start=1):
+        assert page.locator("#next-missing").is_visible()  # says what is still to enter
+        player.tap(f"#tile-{card}")
+        if n < 3:
+            page.wait_for_selector(f'#chosen button[name="unpick"][value="{n}"]')
+            settled(page)
+    page.wait_for_selector("#take-question")
+    assert page.locator("#next-missing").is_visible()
+    player.tap('#take button[value="yoko"]')
+    page.wait_for_selector("#editing-was", state="detached")
+    settled(page)
+    changed = logged(page)
+    for k, (was, now) in enumerate(zip(before, changed)):
+        assert now[0] == was[0], k  # nobody's action changed hands
+        assert (now[2] == "gift:yoko,tomoyo,yoko:yoko") if k == 5 else now == was, k
+    player.tap("#undo")
+    page.wait_for_function("() => location.search.includes('gift:yoko,yoko,tomoyo:tomoyo')")
+    settled(page)
+    assert logged(page) == before
+
+
 def test_whole_match_in_the_url(browser, live_server):
     context = browser.new_context(**DESKTOP)
     try:
@@ -334,6 +445,15 @@ def test_without_javascript_the_page_opens_at_the_verdict(browser, live_server):
         player.tap('#take button[value="anju"]')
         page.wait_for_selector("#log-2")
         assert "act=gift:ruri,ruri,anju:anju" in page.url
+        # a removal without JavaScript: a gap in its turn, and the undo
+        page.goto(live_server + ISSUE_URL)
+        before = logged(page)
+        player.tap('#log-2 button[name="drop"]')
+        page.wait_for_selector("#log-2.log__entry--gap")
+        assert [entry for k, entry in enumerate(logged(page)) if k != 2] == before[:2] + before[3:]
+        player.tap("#undo")
+        page.wait_for_selector("#log-2.log__entry--gap", state="detached")
+        assert logged(page) == before
     finally:
         context.close()
 
@@ -343,25 +463,68 @@ def test_keyboard_only_entry(page, live_server):
     page.focus("#name-b")
     for _ in range(12):
         page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.value") == "b:0:+1":
+        if page.evaluate("document.activeElement.id") == "a-0":
             break
-    assert page.evaluate("document.activeElement.value") == "b:0:+1"  # B's + of the first geisha
+    assert page.evaluate("document.activeElement.id") == "a-0"  # A's count of the first geisha
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
-    page.keyboard.press("Enter")
-    page.keyboard.press("Space")
-    wait_query(page, "b=2,0,0,0,0,0,0")
-    assert page.evaluate("document.activeElement.value") == "b:0:+1"  # focus stays
-    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    wait_query(page, "a=2,0,0,0,0,0,0")
+    assert page.evaluate("document.activeElement.id") == "a-0"  # focus stays
+    page.keyboard.press("ArrowRight")  # the same geisha, B's side
     assert page.evaluate("document.activeElement.id") == "b-0"
-    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
     wait_query(page, "b=1,0,0,0,0,0,0")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.id") == "a-0"
+    page.keyboard.press("ArrowDown")
+    wait_query(page, "a=1,0,0,0,0,0,0")
+    assert page.locator("#keys-hint").is_visible()  # says how, once the script is there
     # the favour marker by arrow keys, with a visible focus
     page.goto(f"{live_server}/de/hanamikoji/score?round=2")
     page.focus("#f0--")
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")  # A | middle | B, as the names read
     wait_query(page, "fav=a------")
     outline = page.locator('label[for="f0-a"]').evaluate("e => getComputedStyle(e).outlineStyle")
     assert outline != "none"
+
+
+def test_inferred_badge_explains_itself_by_touch_and_keyboard(phone, live_server):
+    page = phone
+    page.goto(f"{live_server}/es/hanamikoji/score?edition=deepwater&round_limit=1&round=3"
+              "&fav=ab----b&a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2")
+    wait_status(page, "win")
+    text = page.locator("#inferred-verdict .inferred-note__text")
+    assert not text.is_visible()
+    Player(page).tap("#inferred-verdict summary")  # at least 44 x 44, and it opens in place
+    assert text.is_visible() and "Geekach" in text.text_content()
+    assert verdict_in_view(page)
+    page.focus("#inferred-verdict summary")
+    page.keyboard.press("Enter")
+    assert not text.is_visible()
+    assert page.evaluate("document.activeElement.matches(':focus-visible')")
+
+
+def test_at_most_two_tab_stops_per_geisha(page, live_server):
+    """Issue 19: a keyboard passed 6 tab stops per geisha. Now her two counts are one stop
+    (left and right between them) and her favour marker another, each with a visible focus."""
+    page.goto(f"{live_server}/uk/hanamikoji/score?round=2&fav=a-b----")
+    page.focus("#name-b")
+    stops: dict[int, int] = {}
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        where = page.evaluate("""() => { const e = document.activeElement;
+            const col = e.closest('.gcol');
+            return {col: col ? Number(col.id.slice(4)) : null, board: !!e.closest('#board'),
+                    visible: e.matches(':focus-visible') || !!e.closest('.marker')}; }""")
+        if where["col"] is None:
+            if stops and not where["board"]:
+                break  # past the board
+            continue
+        assert where["visible"]
+        stops[where["col"]] = stops.get(where["col"], 0) + 1
+    assert sorted(stops) == list(range(7))  # every geisha reached
+    assert max(stops.values()) <= 2, stops
 
 
 def test_offline_keeps_what_was_entered(browser, live_server):
@@ -392,6 +555,11 @@ PAGES = {
            "&act=tradeoff:ayane,iroha&do=competition&c=anju&c=anju&c=yoko",
     "log-take": "/{lang}/hanamikoji/score?mode=log&na=Olena&nb=Jonas&act=secret:ruri"
                 "&act=tradeoff:ayane,iroha&do=gift&c=ruri&c=ruri&c=anju",
+    # a removed action's gap with its undo, and a verdict with its inferred badge
+    "log-gap": "/{lang}/hanamikoji/score?mode=log&act=secret:ruri&act=-&act=gift:ruri,ruri,anju:anju"
+               "&undo=1:tradeoff:ayane,iroha",
+    "inferred": "/{lang}/hanamikoji/score?edition=deepwater&round_limit=1&round=3&fav=ab----b"
+                "&a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2",
 }
 
 

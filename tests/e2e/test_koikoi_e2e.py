@@ -16,7 +16,14 @@ import pytest
 from rulebook.i18n import LANGUAGES
 
 from .conftest import axe_violations, closed_after
-from .layout import broken_words, overflow, screenshot_languages, small_targets, verdict_in_view
+from .layout import (
+    broken_words,
+    overflow,
+    screenshot_languages,
+    small_targets,
+    tappable_on_arrival,
+    verdict_in_view,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -107,7 +114,10 @@ def test_pick_by_click_and_keyboard_lights_up_sanko(tab, live_server, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_field_errors_from_the_api(tab, live_server, lang):
     tab.goto(f"{live_server}/{lang}/koikoi/score")
-    tile(tab, "a", 0).click()  # one card of January: captures come in pairs
+    tile(tab, "a", 0).click()  # one card of January: its pair is still to come, a hint
+    tab.wait_for_selector('#a-pending:not([hidden])')
+    assert "has-error" not in tab.locator("#field-a").get_attribute("class")
+    tab.click("#check-now")  # asked for the ruling: captures come in pairs, a field error
     tab.wait_for_selector('[data-error-for="a"]:not([hidden])')
     assert "has-error" in tab.locator("#field-a").get_attribute("class")
     tile(tab, "a", 2).click()  # a pair, but no yaku while A is the winner
@@ -206,6 +216,49 @@ def test_phone_layout(phone, live_server, lang):
                              ".setup__summary, #next-round")
 
 
+def test_first_screen_has_the_round_in_every_language(phone, live_server):
+    """Issue 19: on arrival at 390x844 the round's first control is on screen and a tap on
+    it reaches it, not the sticky verdict bar."""
+    for lang in LANGUAGES:
+        phone.goto(f"{live_server}/{lang}/koikoi/score")
+        where = tappable_on_arrival(phone, 'label[for="winner-a"]')
+        assert where["reached"], (lang, where)
+
+
+def test_picking_cards_at_320_px_hints_without_warning_or_sideways_scroll(browser, live_server):
+    """Issue 19: at 320 px in French, every tick keeps the page from scrolling sideways; a
+    month with one card ticked is a neutral hint (no warning) until the player asks; when B
+    wins, B's pile opens."""
+    context = new_context(browser, viewport={"width": 320, "height": 640}, has_touch=True,
+                          is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/fr/koikoi/score")
+        wide = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        assert page.evaluate(wide)
+        for n, index in enumerate(SANKO + [40, 41], start=1):
+            tile(page, "a", index).tap()
+            settled(page)
+            assert page.evaluate(wide), (index, page.get_attribute("#verdict", "data-status"))
+            if n % 2:  # one card of its month: its pair is still to come
+                page.wait_for_selector('#verdict[data-status="pending"]')
+                assert page.locator("#a-pending").is_visible()
+                assert page.locator("#a-error").is_hidden() and page.locator("#errors").is_hidden()
+        page.wait_for_selector('#verdict[data-status="continue"]')  # Sanko scored
+        assert ruling(page)["valid"]
+        page.locator(f'label[for="pile-a-{SANKO[0]}"]').tap()  # untick: Sanko half-picked
+        page.wait_for_selector('#verdict[data-status="pending"]')
+        page.locator("#check-now").tap()  # asks: now it is a warning
+        page.wait_for_selector('#verdict[data-status="invalid"]')
+        assert page.locator("#a-error").is_visible() and page.evaluate(wide)
+        assert not page.evaluate("document.getElementById('field-b').open")
+        page.locator('label[for="winner-b"]').tap()
+        page.wait_for_function("document.getElementById('field-b').open")
+        assert page.evaluate(wide)
+    finally:
+        context.close()
+
+
 def test_match_round_after_round_on_a_phone(phone, live_server):
     """Names, the round, who deals, the totals: in the URL, carried by "next round"."""
     page = phone
@@ -232,6 +285,8 @@ def test_match_round_after_round_on_a_phone(phone, live_server):
     assert "Olena" in page.text_content("#verdict-text")
     page.locator("#next-round").tap()
     page.wait_for_url("**round=4**")
+    assert page.evaluate("location.hash") == "#round-panel"  # lands on the round to enter
+    assert tappable_on_arrival(page, 'label[for="winner-a"]')["reached"]
     query = query_of(page.url)
     assert query["ta"] == ["15"] and query["tb"] == ["2"] and query["nb"] == ["Jonas"]
     assert "dealer" not in query  # Nintendo: the winner deals, and Olena is player A
@@ -283,8 +338,12 @@ def test_screenshots_in_every_language(browser, live_server, artifacts, size):
         context.close()
 
 
+PICKING = "/{lang}/koikoi/score?a=0,2,8&winner=a&ka=0&kb=0&ruleset=nintendo"  # a pair half-picked
+
+
 @pytest.mark.parametrize("path, lang", [("/{lang}/koikoi/?ruleset=fudawiki&viewings=off", "es"),
-                                        (KK_PAGES["ruling"], "es"), (KK_PAGES["errors"], "fr")])
+                                        (KK_PAGES["ruling"], "es"), (KK_PAGES["errors"], "fr"),
+                                        (PICKING, "uk")])
 def test_axe_no_violations(phone, live_server, path, lang):
     phone.goto(live_server + path.format(lang=lang))
     violations = axe_violations(phone, impacts=("minor", "moderate", "serious", "critical"))

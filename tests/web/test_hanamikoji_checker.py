@@ -162,7 +162,83 @@ def test_log_mode_edit_and_drop_any_action(client):
     assert "act=tradeoff:tomoyo,iroha" in changed and changed.index("secret:ruri") < changed.index(
         "tradeoff:tomoyo,iroha") < changed.index("gift:")
     dropped = play(client, {**base, "drop": "0"}, "en")
-    assert "secret:ruri" not in dropped and "tradeoff:ayane,iroha" in dropped
+    assert dropped.endswith(web.query_string(
+        [("mode", "log"), ("act", "-")] + [("act", t) for t in LOG[1:4]]
+        + [("undo", "0:secret:ruri")]))  # a gap keeps its turn; the undo knows what it was
+    assert play(client, {**base, "drop": "3"}, "en").endswith(web.query_string(
+        [("mode", "log")] + [("act", t) for t in LOG[:3]] + [("undo", "3:" + LOG[3])]))
+
+
+# The issue's round: removing or changing an action never gives another one to the other player.
+ISSUE_LOG = ["secret:ayane", "secret:iroha", "tradeoff:ruri,ruri", "tradeoff:yoko,anju",
+             "gift:ayane,anju,iroha:iroha", "gift:yoko,yoko,tomoyo:tomoyo",
+             "competition:ruri,ruri/chiharu,tomoyo:2", "competition:chiharu,anju/chiharu,anju:1"]
+
+
+def press(client, location: str, event: str) -> str:
+    """Press a button on the page at `location` (its query plus the event): where it leads."""
+    response = client.get(f"{location}&{event}")
+    assert response.status_code == 303, event
+    return response.location
+
+
+def log_players(page: str) -> list[str]:
+    return re.findall(r'<li id="log-\d+"[^>]*>\s*<p class="log__what"><span class="log__who">(.*?)</span>', page)
+
+
+@pytest.mark.rule("hanamikoji", "turn.alternate")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_log_mode_removal_leaves_a_gap_and_undo_puts_it_back(client, lang):
+    base = {"mode": "log", "act": ISSUE_LOG, "na": "Olena", "nb": "Taras"}
+    before = client.get(URL.format(lang=lang), query_string=base).text
+    assert log_players(before) == ["Olena", "Taras"] * 4
+    removed = play(client, {**base, "drop": "2"}, lang)
+    page = client.get(removed).text
+    assert log_players(page) == ["Olena", "Taras"] * 4  # every action keeps its player
+    tokens = re.findall(r'<input type="hidden" name="act" value="([^"]*)">', page)
+    assert tokens == ISSUE_LOG[:2] + ["-"] + ISSUE_LOG[3:]  # and its content
+    assert 'class="log__entry is-editing log__entry--gap"' in page and 'id="log-2"' in page
+    assert 'id="next-missing"' in page and 'id="undo"' in page
+    assert 'data-status="gap"' in page
+    # Only the markers Olena has not used elsewhere: the trade-off she removed.
+    assert re.findall(r'id="do-(\w+)" name="mark"[^>]*aria-pressed="false">', page) == ["tradeoff"]
+    assert embedded(page, "request-data")["rounds"][0]["actions"] == [
+        web.parse_act(t) for t in ISSUE_LOG[:2]]  # ruled up to the gap only
+    undone = press(client, removed, "revert=1")
+    assert undone.endswith(web.query_string(
+        [("mode", "log"), ("na", "Olena"), ("nb", "Taras")] + [("act", t) for t in ISSUE_LOG]))
+
+
+def test_log_mode_fill_the_gap_then_undo_the_fill(client):
+    gapped = {"mode": "log", "act": ISSUE_LOG[:2] + ["-"] + ISSUE_LOG[3:]}
+    filled = play(client, {**gapped, "do": "tradeoff", "c": ["ruri", "ruri"]}, "en")
+    assert filled.endswith(web.query_string(
+        [("mode", "log")] + [("act", t) for t in ISSUE_LOG] + [("undo", "2:-")]))
+    assert embedded(client.get(filled).text)["valid"]
+    again = press(client, filled, "revert=1")
+    assert re.findall(r"act=([^&]*)", again) == ISSUE_LOG[:2] + ["-"] + ISSUE_LOG[3:]
+
+
+def test_log_mode_change_keeps_the_marker_and_says_what_is_missing(client):
+    base = {"mode": "log", "act": ISSUE_LOG}
+    editing = play(client, {**base, "edit": "5"}, "en")
+    assert editing.endswith("do=gift&at=5")
+    again = press(client, editing, "mark=gift")
+    assert again.endswith("do=gift&at=5")  # tapping the chosen marker keeps it chosen
+    page = client.get(editing).text
+    # Taras (B) used his other three markers in other actions: only his gift is offered.
+    assert re.findall(r'id="do-(\w+)" name="mark"[^>]*aria-pressed="(\w+)">', page) == [("gift", "true")]
+    assert "Still to enter: 3 more cards." in page
+    asked = client.get(URL.format(lang="en"), query_string={
+        **base, "at": "5", "do": "gift", "c": ["yoko", "tomoyo", "yoko"]}).text
+    assert 'id="take-question"' in asked and "Still to enter: what Player A took." in asked
+    changed = play(client, {**base, "at": "5", "do": "gift", "c": ["yoko", "tomoyo", "yoko"],
+                            "take": "yoko"}, "en")
+    assert re.findall(r"act=([^&]*)", changed) == (
+        ISSUE_LOG[:5] + ["gift:yoko,tomoyo,yoko:yoko"] + ISSUE_LOG[6:])
+    assert changed.endswith("undo=5:" + ISSUE_LOG[5])
+    back = press(client, changed, "revert=1")
+    assert re.findall(r"act=([^&]*)", back) == ISSUE_LOG
 
 
 @pytest.mark.rule("hanamikoji", "action.gift", "turn.each-action-once")
@@ -201,7 +277,9 @@ def test_log_mode_marker_first_then_cards_complete_the_action(client):
     location = play(client, {**base, "mark": "tradeoff"}, "en")
     assert location.endswith("act=secret:ruri&do=tradeoff")
     assert play(client, {**base, "do": "tradeoff", "mark": "tradeoff"}, "en").endswith(
-        "act=secret:ruri")  # tapped again: chosen no longer
+        "act=secret:ruri&do=tradeoff")  # tapped again: still chosen (issue 19: it must not jam)
+    assert play(client, {**base, "do": "tradeoff", "mark": "gift"}, "en").endswith(
+        "act=secret:ruri&do=gift")  # another marker tapped: that one
     # the second card completes it: added without another tap
     added = play(client, {**base, "do": "tradeoff", "c": ["ayane", "iroha"]}, "en")
     assert added.endswith("act=secret:ruri&act=tradeoff:ayane,iroha")
@@ -249,15 +327,15 @@ def test_next_round_link_carries_favor_and_round(client):
     text = get(client, "a=2,0,0,3,0,0,3&b=0,2,2,0,3,0,1").text
     ruling = embedded(text)
     favor = "".join(v or "-" for v in ruling["next"]["favor"])
-    # the round just ruled goes on the score sheet: A's counts, then B's
+    # the round just ruled goes on the score sheet: A's counts, then B's; it lands on the board
     assert (f'id="next-round" href="/en/hanamikoji/score?round=2&amp;fav={favor}'
-            '&amp;sheet=20030030220301"') in text
+            '&amp;sheet=20030030220301#board"') in text
 
 
 def follow_next(client, page: str) -> str:
     match = re.search(r'id="next-round" href="([^"]+)"', page)
     assert match, "no next-round link"
-    return html.unescape(match.group(1))
+    return html.unescape(match.group(1)).split("#")[0]  # a browser never sends the anchor
 
 
 @pytest.mark.rule("hanamikoji", "variant.round-limit")
@@ -446,3 +524,39 @@ def test_rule_links_are_marked_as_rules(client):
     link = re.search(r'<a class="rule-link" href="[^"]*#victory\.immediate"[^>]*>.*?</a>', page)
     assert link and 'aria-label="Regla: La partida termina en el acto"' in link.group(0)
     assert '<span class="rule-link__mark" aria-hidden="true">§</span>&nbsp;La partida' in link.group(0)
+
+
+THIRD_ROUND_TIE = "round=3&fav=ab----b&a=1,1,1,1,1,1,2&b=1,1,1,1,1,1,2"
+
+
+@pytest.mark.rule("hanamikoji", "variant.round-limit")
+@pytest.mark.parametrize("edition", list(load_rulebook().editions))
+def test_round_limit_is_one_control_showing_the_editions_rule(client, edition):
+    """Issue 19: two choices (on, off), the edition's own rule named on one of them and
+    checked unless the table chose the other; choosing the edition's rule leaves it out of links."""
+    rb = load_rulebook()
+    own = "1" if rb.round_limit_default(edition) else "0"
+    page = get(client, f"edition={edition}").text
+    field = page[page.index('id="round-limit-field"'):]
+    field = field[:field.index("</fieldset>")]
+    assert re.findall(r'name="round_limit" value="(\w*)"', field) == ["1", "0"]
+    assert re.findall(r'name="round_limit" value="(\w)" checked', field) == [own]
+    assert field.count(f"(as the {rb.editions[edition].publisher} edition says)") == 1
+    assert f'id="round_limit-{own}"' in field.split("edition says")[0]
+    other = "0" if own == "1" else "1"
+    chosen = get(client, f"edition={edition}&round_limit={other}").text
+    assert re.findall(r'name="round_limit" value="(\w)" checked', chosen) == [other]
+    same = get(client, f"edition={edition}&round_limit={own}&{EXAMPLE}").text
+    assert "round_limit" not in re.search(r'id="permalink"[^>]*href="([^"]*)"', same).group(1)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_inferred_badge_says_what_was_inferred(client, lang):
+    # Deep Water Games' tie-break under the limit is inferred from Geekach's book.
+    page = get(client, f"edition=deepwater&round_limit=1&{THIRD_ROUND_TIE}", lang).text
+    note = re.search(r'<details class="inferred-note" id="inferred-verdict">(.*?)</details>',
+                     page, re.DOTALL)
+    assert note, lang
+    assert "<summary" in note.group(1) and "Geekach" in note.group(1)
+    plain = get(client, f"edition=geekach&round_limit=1&{THIRD_ROUND_TIE}", lang).text
+    assert 'id="inferred-verdict"' not in plain  # Geekach's own book: nothing inferred

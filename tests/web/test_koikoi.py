@@ -233,11 +233,15 @@ def test_errors_keep_typed_values(client):
 
 
 def test_odd_month_pile_is_a_field_error(client):
-    html = html_of(client.get("/en/koikoi/score?a=0,8,28&winner=a&ka=0&kb=0&ruleset=nintendo"))
+    # asked for the ruling (check=1): the referee's reason at the pile
+    html = html_of(client.get("/en/koikoi/score?a=0,8,28&winner=a&ka=0&kb=0&ruleset=nintendo&check=1"))
     ruling = ruling_of(html)
     assert not ruling["valid"]
     assert {e["code"] for e in ruling["errors"]} == {"pile.month-count"}
     assert re.search(r'data-error-for="a" data-live-region>[^<]*Pine', html)
+    # still picking: the same reason, as the hint beside "pick its pair"
+    html = html_of(client.get("/en/koikoi/score?a=0,8,28&winner=a&ka=0&kb=0&ruleset=nintendo"))
+    assert re.search(r'id="a-pending" data-live-region>[^<]*Pine', html)
 
 
 MATCH = "na=Olena&nb=Jonas&round=3&dealer=b&ta=5&tb=2"
@@ -449,3 +453,30 @@ def test_api_rulebook_document_new_data(client):
     assert options["lightning_spoils_viewings"]["spoils_viewings"] == ["willow-lightning"]
     assert doc["scoring"]["koikoi_calls"] == {"step": 1, "rule": "scoring.koikoi-calls"}
     assert doc["round_months"] == {"first": 1}
+
+
+@pytest.mark.rule("koikoi", "capture.pairs")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_capture_half_picked_is_a_hint_until_the_player_asks(client, lang):
+    """Issue 19: one card of a month is a state every pair passes through: a neutral hint
+    and no warning, until "Score the round" (check=1) asks for the ruling."""
+    picking = html_of(client.get(f"/{lang}/koikoi/score?a=0,2,8&winner=a",
+                                 follow_redirects=True))
+    assert 'data-status="pending"' in picking
+    assert re.search(r'id="a-pending" data-live-region>[^<]+', picking)
+    assert re.search(r'id="a-error" data-error-for="a" data-live-region hidden>', picking)
+    assert 'id="errors" hidden' in picking and 'id="check-now"' in picking
+    asked = client.get(f"/{lang}/koikoi/score?a=0,2,8&winner=a&check=1")
+    assert asked.status_code == 303 and "check=1" in asked.location  # kept in the permalink
+    asked_html = html_of(client.get(asked.location))
+    assert 'data-status="invalid"' in asked_html
+    assert re.search(r'id="a-pending" data-live-region hidden>', asked_html)
+    assert re.search(r'id="a-error" data-error-for="a" data-live-region>[^<]+', asked_html)
+    other = html_of(client.get(f"/{lang}/koikoi/score?a=0,2,8&winner=a&ka=x&kb=0&ruleset=nintendo"))
+    assert 'data-status="invalid"' in other  # another problem: every problem is shown
+
+
+def test_the_winners_pile_is_open(client):
+    html = html_of(client.get("/en/koikoi/score?winner=b", follow_redirects=True))
+    assert re.search(r'<details class="kk-panel kk-pile" id="field-b" data-live-attrs open>', html)
+    assert re.search(r'<details class="kk-panel kk-pile" id="field-a" data-live-attrs>', html)

@@ -37,7 +37,7 @@ def page(client, url: str) -> str:
 def next_link(html: str) -> str:
     found = re.search(r'id="next-round" href="([^"]+)"', html)
     assert found, "no next-round link"
-    return unescape(found.group(1))
+    return unescape(found.group(1)).split("#")[0]  # the anchor (#board) is never sent
 
 
 def sheet_rows(html: str) -> list[list[str]]:

@@ -201,6 +201,22 @@ def _fit(finder: Finder, questions: Sequence[Question], answers: Mapping[str, An
     option can say more than one answer (FudaWiki's older yaku fixes points and lets yaku
     score together), or contradict another answer."""
     given = [(q, answers[q.key]) for q in questions if q.key in answers]
+    settings = _best_settings(given, candidate, _proposals(finder, given, candidate))
+    open_ = _misses(given, candidate, settings)
+    unknown = sum(1 for q, _ in given if q.values.get(candidate, UNKNOWN) is UNKNOWN)
+    changed = [(q, a) for q, a in given if (q, a) not in open_
+               and q.values.get(candidate, UNKNOWN) != a.value
+               and q.value_at(candidate, settings) == a.value]
+    differences = [(q, a, q.label_of(q.value_at(candidate, settings))) for q, a in open_]
+    return (2 * len(open_) + unknown, len(changed)), settings, changed, differences
+
+
+Given = list[tuple[Question, Answer]]
+
+
+def _proposals(finder: Finder, given: Given, candidate: str) -> list[dict[str, Any]]:
+    """The options each differing answer proposes (`settle`), without those the referee
+    refuses with this candidate (they bridge nothing)."""
     proposals: list[dict[str, Any]] = []
     for q, answer in given:  # a fact no source gives for it is the table's to say
         if q.values.get(candidate, UNKNOWN) == answer.value or not q.settle:
@@ -208,16 +224,23 @@ def _fit(finder: Finder, questions: Sequence[Question], answers: Mapping[str, An
         options = q.settle(candidate, answer)
         if options and options not in proposals:
             proposals.append(options)
-    if proposals:  # an option the referee refuses with this candidate bridges nothing
+    if proposals:
         refused = finder.refused(candidate, {k: v for p in proposals for k, v in p.items()})
         proposals = [p for p in proposals if not refused & set(p)]
+    return proposals
 
-    def misses(settings: dict[str, Any]) -> list[tuple[Question, Answer]]:
-        """The answers the table does not give (a fact an option makes unknown, say a yaku
-        it drops, is not given either)."""
-        return [(q, a) for q, a in given if (v := q.value_at(candidate, settings)) != a.value
-                and (v is not UNKNOWN or q.values.get(candidate, UNKNOWN) is not UNKNOWN)]
 
+def _misses(given: Given, candidate: str, settings: dict[str, Any]) -> Given:
+    """The answers the table does not give (a fact an option makes unknown, say a yaku
+    it drops, is not given either)."""
+    return [(q, a) for q, a in given if (v := q.value_at(candidate, settings)) != a.value
+            and (v is not UNKNOWN or q.values.get(candidate, UNKNOWN) is not UNKNOWN)]
+
+
+def _best_settings(given: Given, candidate: str,
+                   proposals: list[dict[str, Any]]) -> dict[str, Any]:
+    """Of the proposals, the fewest options that make the table give the most answers
+    (and leave the fewest unsaid)."""
     best: tuple[int, int, int] | None = None
     settings: dict[str, Any] = {}
     for size in range(len(proposals) + 1):
@@ -226,16 +249,10 @@ def _fit(finder: Finder, questions: Sequence[Question], answers: Mapping[str, An
             if len(trial) != sum(len(p) for p in chosen):
                 continue  # two proposals set one option differently
             unsaid = sum(1 for q, _ in given if q.value_at(candidate, trial) is UNKNOWN)
-            rank = (len(misses(trial)), unsaid, len(trial))
+            rank = (len(_misses(given, candidate, trial)), unsaid, len(trial))
             if best is None or rank < best:
                 best, settings = rank, trial
-    open_ = misses(settings)
-    unknown = sum(1 for q, _ in given if q.values.get(candidate, UNKNOWN) is UNKNOWN)
-    changed = [(q, a) for q, a in given if (q, a) not in open_
-               and q.values.get(candidate, UNKNOWN) != a.value
-               and q.value_at(candidate, settings) == a.value]
-    differences = [(q, a, q.label_of(q.value_at(candidate, settings))) for q, a in open_]
-    return (2 * len(open_) + unknown, len(changed)), settings, changed, differences
+    return settings
 
 
 def nearest(finder: Finder, questions: Sequence[Question], answers: Mapping[str, Answer],

@@ -13,10 +13,10 @@ from rulebook.referee import referee
 from ..base import Redirect
 from . import sheet
 from .form import (
+    GAP,
     MAX_NAME,
     SLOTS,
     Form,
-    act_token,
     apply_event,
     arg,
     base_request,
@@ -40,35 +40,20 @@ def checker(rb: Any, args: Mapping[str, str], lang: str) -> Redirect | dict[str,
     request_doc = round_request(form)
     answer = referee(request_doc, lang) if request_doc is not None else None
     ruling = answer if answer and answer["valid"] else None
-    problems = list(answer["errors"]) if answer and not answer["valid"] else []
+    problems = list(answer["errors"]) if answer and not ruling else []
     next_answer, awaiting_take = None, False
     if form.mode == "log":
-        rnd = ruling["rounds"][-1] if ruling else None
-        _imply_marker(form, rnd.get("progress") if rnd else None)
-        if _action_complete(rb, form):
-            next_answer, awaiting_take = add_action(rb, form, lang)
-            if next_answer["valid"]:  # the action is added; a fresh one follows
-                return Redirect(query_string(query(form)))
-            if not awaiting_take:
-                seen = {(e["code"], e["path"]) for e in problems}
-                problems += [e for e in next_answer["errors"]
-                             if (e["code"], e["path"]) not in seen]
+        next_answer, awaiting_take = _enter_next(rb, form, ruling, problems, lang)
+        if next_answer is not None and next_answer["valid"]:  # added; a fresh one follows
+            return Redirect(query_string(query(form)))
     next_index = form.editing if form.editing is not None else len(form.log)
-    waiting = form.mode == "board" and not form.check and _sides_in_progress(rb, form)
-    if waiting:  # a side still being filled in: its total is no problem yet
-        problems = [e for e in problems if not (e["code"] == "board.side-total"
-                                                and e["path"].rsplit("/", 1)[-1] in waiting)]
-    field_errors = {key: [{"message": m, "rule": None} for m in messages]
-                    for key, messages in form.errors.items()}
-    for key, items in errors_by_field(problems, editing=form.editing,
-                                      log_length=len(form.log)).items():
-        field_errors.setdefault(key, []).extend(items)
+    waiting = _waiting(rb, form)
+    problems = _not_yet(problems, waiting)
+    field_errors = _field_errors(form, problems)
     names = dict((ruling or {}).get("players") or _names(rb, form, lang))
     said = said_names(names, lang)
-    round_number = number(form.round) if form.round else 1
     return {
-        "first_player": first_player(rb, round_number)
-        if isinstance(round_number, int) and round_number >= 1 else None,
+        "first_player": _first_player(rb, form),
         "form": form,
         "request_doc": request_doc,
         "response": answer,
@@ -80,17 +65,66 @@ def checker(rb: Any, args: Mapping[str, str], lang: str) -> Redirect | dict[str,
                       for key in ("edition", "round_limit", "simultaneous_goal", "house")},
         "board": board_view(rb, form, field_errors) if form.mode == "board" else None,
         "log_view": log_view(rb, form, ruling, names, said, next_index, awaiting_take,
-                             refused=next_answer is not None and not awaiting_take)
+                             refused=bool(next_answer) and not awaiting_take)
         if form.mode == "log" else None,
         "verdict": verdict(form, ruling, problems, waiting),
-        "queries": {
-            "state": query_string(query(form)),  # the address bar's (static/js/live.js)
-            "permalink": query_string(query(form, with_next=False)),
-            "board": query_string(query(form, mode="board", fresh=True)),
-            "log": query_string(query(form, mode="log", fresh=True)),
-            "next": query_string(next_round(form, ruling)) if ruling and ruling["next"] else None,
-        },
+        "queries": _queries(form, ruling),
         "sheet": _sheet(rb, form, request_doc, ruling, names, lang),
+    }
+
+
+def _waiting(rb: Any, form: Form) -> set[str]:
+    """Board mode: the sides still being counted, unless the player asked for a check."""
+    return _sides_in_progress(rb, form) if form.mode == "board" and not form.check else set()
+
+
+def _not_yet(problems: list[dict], waiting: set[str]) -> list[dict]:
+    """The problems without the totals of the sides still being counted."""
+    return [e for e in problems if e["code"] != "board.side-total"
+            or e["path"].rsplit("/", 1)[-1] not in waiting]
+
+
+def _first_player(rb: Any, form: Form) -> str | None:
+    """Who starts the round (None while its number is not one)."""
+    round_number = number(form.round) if form.round else 1
+    return first_player(rb, round_number) if isinstance(round_number, int) and round_number >= 1 else None
+
+
+def _enter_next(rb: Any, form: Form, ruling: Mapping[str, Any] | None, problems: list[dict],
+                lang: str) -> tuple[dict[str, Any] | None, bool]:
+    """Log mode: the action being entered, added once complete. (The referee's answer on it,
+    None while it is incomplete; whether it only waits for what the opponent took.) Its
+    problems join the page's."""
+    rnd = ruling["rounds"][-1] if ruling else None
+    _imply_marker(form, rnd.get("progress") if rnd else None)
+    if not _action_complete(rb, form):
+        return None, False
+    next_answer, awaiting_take = add_action(rb, form, lang)
+    if not next_answer["valid"] and not awaiting_take:
+        seen = {(e["code"], e["path"]) for e in problems}
+        problems += [e for e in next_answer["errors"] if (e["code"], e["path"]) not in seen]
+    return next_answer, awaiting_take
+
+
+def _field_errors(form: Form, problems: list[dict]) -> dict[str, list[dict]]:
+    """The form's own messages and the referee's, by the field they concern."""
+    field_errors = {key: [{"message": m, "rule": None} for m in messages]
+                    for key, messages in form.errors.items()}
+    for key, items in errors_by_field(problems, editing=form.editing,
+                                      log_length=len(form.log)).items():
+        field_errors.setdefault(key, []).extend(items)
+    return field_errors
+
+
+def _queries(form: Form, ruling: Mapping[str, Any] | None) -> dict[str, str | None]:
+    """The page's addresses: the address bar's (static/js/live.js), the permalink, the
+    two ways of entering a fresh round, and the next round's."""
+    return {
+        "state": query_string(query(form)),
+        "permalink": query_string(query(form, with_next=False)),
+        "board": query_string(query(form, mode="board", fresh=True)),
+        "log": query_string(query(form, mode="log", fresh=True)),
+        "next": query_string(next_round(form, ruling)) if ruling and ruling["next"] else None,
     }
 
 
@@ -136,7 +170,10 @@ def add_action(rb: Any, form: Form, lang: str) -> tuple[dict[str, Any], bool]:
             answer = referee(round_request(form, log), lang)
             awaiting = _awaits_take(form, answer)
     if answer["valid"]:
-        form.log = [act_token(entry) for entry in log]
+        editing = form.editing
+        # the undo puts back what a change replaced; a new action is undone by "Remove"
+        form.undo = f"{editing}:{form.log[editing]}" if editing is not None else ""
+        form.log = log
         form.clear_next()
     return answer, awaiting
 
@@ -207,31 +244,17 @@ def log_view(rb: Any, form: Form, ruling: Mapping[str, Any] | None, names: Mappi
     `names` are the labels ("Jugador A"), `said` the names inside a sentence ("el jugador A")."""
     rnd = ruling["rounds"][-1] if ruling else None
     progress = rnd.get("progress") if rnd else None
-    if rnd is not None:
-        movers = rnd.get("movers", [])
-    else:  # a log the referee refuses: its actions still alternate from the round's first player
-        round_number = number(form.round) if form.round else 1
-        movers = (turn_order(rb, round_number, len(form.log))
-                  if isinstance(round_number, int) and round_number >= 1 else [])
+    movers = _movers(rb, form, next_index + 1)
     entries = []
     for k, token in enumerate(form.log):
         mover = movers[k] if k < len(movers) else None
-        entries.append({"index": k, "token": token, "entry": parse_act(token),
+        entries.append({"index": k, "token": token,
+                        "entry": None if token == GAP else parse_act(token),
                         "player": names[mover] if mover else "",
                         "chooser": said[OTHER[mover]] if mover else ""})
     editing = form.editing
-    if editing is not None:  # whose action it was, when the log so far is valid
-        mover = movers[editing] if editing < len(movers) else None
-        free = list(rb.actions)  # the referee says whether the one chosen is still free
-    elif progress is not None:
-        mover, free = progress["to_act"], progress["actions_left"][progress["to_act"]]
-    else:
-        mover, free = None, []
-    unseen = _unseen(rb, rnd)
-    if editing is not None and unseen is not None:  # the changed action's cards are back
-        for card in _flat(entries[editing]["entry"].get("cards") or []):
-            if card in rb.geisha_index:
-                unseen[rb.geisha_index[card]] += 1
+    mover, free = _turn(rb, form, progress, movers)
+    unseen = _unseen_around(rb, form, rnd, editing)
     chosen = form.chosen
     action = rb.actions.get(form.do)
     return {
@@ -251,9 +274,72 @@ def log_view(rb: Any, form: Form, ruling: Mapping[str, Any] | None, names: Mappi
         "free_slots": max((action.cards if action else SLOTS) - len(chosen), 0),
         "awaiting_take": awaiting_take,
         "offered": _offered(action, chosen) if awaiting_take else [],
+        "missing": _missing(action, chosen, awaiting_take),
         "refused": refused,
         "progress": progress,
     }
+
+
+def _movers(rb: Any, form: Form, at_least: int) -> list[str]:
+    """Whose each action is: the players alternate from the round's first player, so an
+    action keeps its player whatever is removed or changed around it (a gap keeps a turn).
+    Empty while the round number is not one."""
+    round_number = number(form.round) if form.round else 1
+    if not (isinstance(round_number, int) and round_number >= 1):
+        return []
+    return turn_order(rb, round_number, max(len(form.log), at_least))
+
+
+def _turn(rb: Any, form: Form, progress: Mapping[str, Any] | None,
+          movers: list[str]) -> tuple[str | None, list[str]]:
+    """Who takes the action being entered, and the markers they can have used for it."""
+    editing = form.editing
+    if editing is not None:
+        mover = movers[editing] if editing < len(movers) else None
+        return mover, _free_markers(rb, form.log, movers, editing)
+    if progress is not None:
+        return progress["to_act"], progress["actions_left"][progress["to_act"]]
+    return None, []
+
+
+def _free_markers(rb: Any, log: list[str], movers: list[str], index: int) -> list[str]:
+    """The markers the player of action `index` can have used there: not those the same
+    player used in another action of the log (the referee still rules on the one chosen)."""
+    if index >= len(movers):
+        return list(rb.actions)
+    used = {parse_act(token)["action"] for k, token in enumerate(log)
+            if k != index and token != GAP and k < len(movers) and movers[k] == movers[index]}
+    return [aid for aid in rb.actions if aid not in used]
+
+
+def _unseen_around(rb: Any, form: Form, rnd: Mapping[str, Any] | None,
+                   editing: int | None) -> list[int] | None:
+    """The cards still unseen for the action being entered: the referee's count for the
+    log up to the first gap, with the changed action's cards back and the cards of the
+    actions after the gap used."""
+    unseen = _unseen(rb, rnd)
+    if unseen is None:
+        return None
+    ruled = form.gap if form.gap is not None else len(form.log)
+    for k, token in enumerate(form.log):
+        sign = 1 if k == editing and k < ruled else -1 if k != editing and k >= ruled else 0
+        if token == GAP or not sign:
+            continue
+        for card in _flat(parse_act(token).get("cards") or []):
+            if card in rb.geisha_index:
+                unseen[rb.geisha_index[card]] += sign
+    return unseen
+
+
+def _missing(action: Any, chosen: list[str], awaiting_take: bool) -> tuple[str, int]:
+    """What the action being entered still needs: its marker, cards (how many), or what
+    the opponent took ("" when nothing: the referee has it)."""
+    if awaiting_take:
+        return "take", 0
+    if action is None:
+        return "marker", 0
+    left = action.cards - len(chosen)
+    return ("cards", left) if left > 0 else ("", 0)
 
 
 def _flat(cards: list[Any]) -> list[str]:
@@ -308,6 +394,8 @@ def _sides_in_progress(rb: Any, form: Form) -> set[str]:
 def verdict(form: Form, ruling: Mapping[str, Any] | None, problems: list[dict],
             waiting: set[str]) -> dict[str, Any]:
     """What the result bar says: who wins, who starts next, what is still missing, or why not."""
+    if ruling is not None and form.gap is not None:  # ruled only up to the gap
+        return {"state": "gap", "index": form.gap}
     if ruling is not None:
         return {"state": ruling["result"]["status"], "result": ruling["result"],
                 "next": ruling["next"]}

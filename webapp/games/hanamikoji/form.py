@@ -31,18 +31,23 @@ from .options import FALSE, TRUE, page_options
 #                         which logged action is being changed (its index). The action is
 #                         added as soon as its marker and all its cards are known (and what
 #                         the opponent took, when they choose).
+#                         A removed action leaves a gap, act=- , in its place: every other
+#                         action keeps its turn, so its player; the first gap is the action
+#                         being entered until it is filled in.
+#   undo=<index>:<token>  what the last removal or change replaced (the token, or - for a gap)
 #   check=1               show every problem, also of a side still being filled in
 # Buttons that work without JavaScript send one event, answered with a redirect:
 #   step=a:3:+1  mark=<action>  pick=<geisha>  unpick=<slot>  clear=1  edit=<index>
-#   drop=<index>
+#   drop=<index>  revert=1 (the undo)
 MAX_VALUE = 100
 MAX_NAME = 40
 MAX_ACTIONS = 9  # one more than a round has, so the referee can say why it is too many
 SLOTS = 4  # the most cards an action uses
 SAFE = ":,/-_.~@"  # left unescaped in permalinks, for readable URLs
 STATE = ("mode", "na", "nb", "house", "edition", "round_limit", "simultaneous_goal", "round", "fav",
-         "a", "b", "removed", "act", "c", "do", "take", "at", "check", "sheet")
-EVENTS = ("step", "mark", "pick", "unpick", "clear", "edit", "drop")
+         "a", "b", "removed", "act", "c", "do", "take", "at", "undo", "check", "sheet")
+EVENTS = ("step", "mark", "pick", "unpick", "clear", "edit", "drop", "revert")
+GAP = "-"  # a removed action's place in the log, still to be filled in
 PARAMETERS = frozenset(STATE + EVENTS + tuple(f"f{i}" for i in range(7)))
 
 MESSAGES = {
@@ -72,6 +77,7 @@ class Form:
     do: str = ""
     take: str = ""
     at: str = ""  # index of the logged action being changed ("" = a new action)
+    undo: str = ""  # "<index>:<token>": what the last removal or change replaced
     check: bool = False
     errors: dict[str, list[str]] = field(default_factory=dict)  # the form's own messages
     defaults: dict[str, str] = field(default_factory=dict)  # left out of permalinks
@@ -92,8 +98,29 @@ class Form:
         return [c for c in self.cards if c]
 
     @property
+    def gap(self) -> int | None:
+        """The first removed action's place, if any: the action entered next fills it."""
+        return self.log.index(GAP) if GAP in self.log else None
+
+    @property
     def editing(self) -> int | None:
-        return int(self.at) if self.at.isdigit() and int(self.at) < len(self.log) else None
+        """The logged action being changed: the one chosen, else the first gap."""
+        if self.at.isdigit() and int(self.at) < len(self.log):
+            return int(self.at)
+        return self.gap
+
+    @property
+    def undoable(self) -> tuple[int, str] | None:
+        """(index, token) the undo puts back, if there is one."""
+        index, _, token = self.undo.partition(":")
+        if index.isdigit() and int(index) < MAX_ACTIONS and token:
+            return int(index), token
+        return None
+
+    def trim_gaps(self) -> None:
+        """Gaps at the end hold no one's turn: nothing follows them."""
+        while self.log and self.log[-1] == GAP:
+            self.log.pop()
 
 
 def arg(args: Mapping[str, Any], key: str) -> str:
@@ -133,8 +160,21 @@ def read_form(rb: Any, args: Any, lang: str) -> Form:
         setattr(form, key, arg(args, key))
     form.check = arg(args, "check") in TRUE
     form.sheet = str(args.get("sheet") or "").strip()  # as given, however long: never lost
-    # A choice the menus do not offer (an edited address): the page's notice names it and
-    # shows the default (page_options), and the referee is asked with the default too.
+    _keep_offered(rb, form)
+    form.favor = _read_favor(args, n, form, t.gettext(MESSAGES["fav-list"]))
+    for p in ("a", "b"):
+        form.counts[p] = _read_counts(args, p, n, form, t.gettext(MESSAGES["count-list"]))
+    form.log = [v.strip() for v in _getlist(args, "act")[:MAX_ACTIONS]]
+    form.trim_gaps()
+    form.undo = arg(args, "undo")
+    chosen = [c.strip() for c in _getlist(args, "c") if c.strip()][:SLOTS]
+    form.cards = chosen + [""] * (SLOTS - len(chosen))
+    return form
+
+
+def _keep_offered(rb: Any, form: Form) -> None:
+    """A choice the menus do not offer (an edited address): the page's notice names it and
+    shows the default (page_options), and the referee is asked with the default too."""
     offered = page_options(rb, {key: getattr(form, key)
                                 for key in ("edition", "round_limit", "simultaneous_goal")})
     for key in ("edition", "simultaneous_goal"):
@@ -142,27 +182,30 @@ def read_form(rb: Any, args: Any, lang: str) -> Form:
             setattr(form, key, "")
     if form.round_limit and not offered.values["round_limit"]:
         form.round_limit = ""
-    if any(f"f{i}" in args for i in range(n)):  # the form's radios
-        form.favor = [arg(args, f"f{i}") for i in range(n)]
+
+
+def _read_favor(args: Any, n: int, form: Form, message: str) -> list[str]:
+    """Where each favour marker stood: the form's radios f0..f6, or the compact fav=--a-b--."""
+    if any(f"f{i}" in args for i in range(n)):
+        favor = [arg(args, f"f{i}") for i in range(n)]
     else:
         compact = arg(args, "fav")
         if compact and len(compact) != n:
-            form.add_error("fav", t.gettext(MESSAGES["fav-list"]))
+            form.add_error("fav", message)
             compact = ""
-        form.favor = list(compact) if compact else [""] * n
-    form.favor = [v if v in ("a", "b") else "" for v in form.favor]
-    for p in ("a", "b"):
-        values = _getlist(args, p)
-        if len(values) == 1 and "," in values[0]:
-            values = values[0].split(",")
-        if values and len(values) != n:
-            form.add_error(f"side-{p}", t.gettext(MESSAGES["count-list"]))
-            values = (values + [""] * n)[:n]
-        form.counts[p] = [v.strip() for v in values] or [""] * n
-    form.log = [v.strip() for v in _getlist(args, "act")[:MAX_ACTIONS]]
-    chosen = [c.strip() for c in _getlist(args, "c") if c.strip()][:SLOTS]
-    form.cards = chosen + [""] * (SLOTS - len(chosen))
-    return form
+        favor = list(compact) if compact else [""] * n
+    return [v if v in ("a", "b") else "" for v in favor]
+
+
+def _read_counts(args: Any, p: str, n: int, form: Form, message: str) -> list[str]:
+    """One side's counts per geisha: a=2,1,0,… or one a= per geisha (the form's fields)."""
+    values = _getlist(args, p)
+    if len(values) == 1 and "," in values[0]:
+        values = values[0].split(",")
+    if values and len(values) != n:
+        form.add_error(f"side-{p}", message)
+        values = (values + [""] * n)[:n]
+    return [v.strip() for v in values] or [""] * n
 
 
 def apply_event(rb: Any, form: Form, args: Mapping[str, str]) -> bool:
@@ -187,9 +230,10 @@ def _step(rb: Any, form: Form, value: str) -> None:
 
 
 def _mark(rb: Any, form: Form, value: str) -> None:
-    """The action marker tapped: it is chosen (tapped again: chosen no longer)."""
+    """The action marker tapped: it is chosen (tapped again, it stays chosen: "start this
+    action again" clears it)."""
     if value in rb.actions:
-        form.do = "" if form.do == value else value
+        form.do = value
 
 
 def _pick(rb: Any, form: Form, value: str) -> None:
@@ -219,13 +263,31 @@ def _edit(rb: Any, form: Form, value: str) -> None:
 
 
 def _drop(rb: Any, form: Form, value: str) -> None:
-    if value.isdigit() and int(value) < len(form.log):
-        del form.log[int(value)]
-        form.at = ""
+    """Remove a logged action: a gap stays in its place, so every later action keeps its
+    turn and its player (the players alternate); the undo can put it back."""
+    if value.isdigit() and int(value) < len(form.log) and form.log[int(value)] != GAP:
+        index = int(value)
+        form.undo = f"{index}:{form.log[index]}"
+        form.log[index] = GAP
+        form.trim_gaps()
+        form.clear_next()
+
+
+def _revert(rb: Any, form: Form, value: str) -> None:
+    """Undo the last removal or change: the action it replaced is back in its place (a
+    removed last action, whose place went with it, comes back at the end)."""
+    undoable = form.undoable
+    if undoable is not None:
+        index, token = undoable
+        form.log.extend([GAP] * (index + 1 - len(form.log)))
+        form.log[index] = token
+        form.trim_gaps()
+    form.undo = ""
+    form.clear_next()
 
 
 EVENT_HANDLERS = {"step": _step, "mark": _mark, "pick": _pick, "unpick": _unpick,
-                  "clear": _clear, "edit": _edit, "drop": _drop}
+                  "clear": _clear, "edit": _edit, "drop": _drop, "revert": _revert}
 
 
 def parse_act(token: str) -> dict[str, Any]:
@@ -301,8 +363,10 @@ def base_request(form: Form) -> dict[str, Any]:
     return doc
 
 
-def round_request(form: Form, log: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
-    """The request for the round as entered (None: a blank board, nothing to ask yet)."""
+def round_request(form: Form, log: list[str] | None = None) -> dict[str, Any] | None:
+    """The request for the round as entered (None: a blank board, nothing to ask yet). In
+    log mode, the actions (`log`, else the form's) up to the first gap: what follows a gap
+    cannot be ruled on until it is filled in."""
     rnd: dict[str, Any] = {}
     if form.removed:
         rnd["removed"] = form.removed
@@ -311,30 +375,37 @@ def round_request(form: Form, log: list[dict[str, Any]] | None = None) -> dict[s
             return None
         rnd["board"] = {p: [number(v) if v else 0 for v in form.counts[p]] for p in ("a", "b")}
     else:
-        rnd["actions"] = [parse_act(t) for t in form.log] if log is None else log
+        tokens = form.log if log is None else log
+        rnd["actions"] = [parse_act(t) for t in tokens[:tokens.index(GAP) if GAP in tokens else None]]
     return {**base_request(form), "rounds": [rnd]}
 
 
-def with_next_action(rb: Any, form: Form) -> list[dict[str, Any]]:
-    """The log with the action being added (or changed in place)."""
-    log = [parse_act(t) for t in form.log]
-    entry = next_entry(rb, form)
+def with_next_action(rb: Any, form: Form) -> list[str]:
+    """The log's tokens with the action being added (or changed in place, or filling a gap)."""
+    log = list(form.log)
+    token = act_token(next_entry(rb, form))
     if form.editing is not None:
-        log[form.editing] = entry
+        log[form.editing] = token
     else:
-        log.append(entry)
+        log.append(token)
     return log
 
 
 def query(form: Form, **overrides: Any) -> list[tuple[str, str]]:
-    """The compact, canonical query of a form: only what differs from the defaults."""
-    items: list[tuple[str, str]] = []
+    """The compact, canonical query of a form: only what differs from the defaults.
+    `overrides`: mode, round, favor, log; fresh (a new round: no cards, no log yet);
+    with_next=False (the permalink: without the action being entered)."""
     mode = overrides.get("mode", form.mode)
-    if mode != "board":
-        items.append(("mode", mode))
-    for p in ("a", "b"):
-        if form.names.get(p):
-            items.append((f"n{p}", form.names[p]))
+    items = _table_items(form, mode) + _start_items(form, overrides)
+    if not overrides.get("fresh", False):
+        items += _round_items(form, mode, overrides)
+    return items
+
+
+def _table_items(form: Form, mode: str) -> list[tuple[str, str]]:
+    """The way of entering, the names and the table's settings."""
+    items = [("mode", mode)] if mode != "board" else []
+    items += [(f"n{p}", form.names[p]) for p in ("a", "b") if form.names.get(p)]
     if form.house:
         items.append(("house", form.house))
     for key in ("edition", "simultaneous_goal"):
@@ -344,31 +415,39 @@ def query(form: Form, **overrides: Any) -> list[tuple[str, str]]:
     limit = form.round_limit.lower()
     if limit:  # left out: the edition's own rule
         items.append(("round_limit", "1" if limit in TRUE else "0" if limit in FALSE else limit))
+    return items
+
+
+def _start_items(form: Form, overrides: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The round's number and where the favour markers stood before it."""
+    items = []
     round_text = str(overrides.get("round", form.round))
     if round_text and round_text != "1":
         items.append(("round", round_text))
     favor = overrides.get("favor", form.favor)
     if any(favor):
         items.append(("fav", "".join(v or "-" for v in favor)))
-    sheet = overrides.get("sheet", form.sheet)
+    sheet = overrides.get("sheet", form.sheet)  # the match so far: kept for a fresh round
     if sheet:
         items.append(("sheet", sheet))
-    fresh = overrides.get("fresh", False)  # a new round: no cards, no log yet
-    if mode == "board" and not fresh:
-        for p in ("a", "b"):
-            if any(v.strip() for v in form.counts[p]):
-                items.append((p, ",".join(v.strip() or "0" for v in form.counts[p])))
-    if form.removed and not fresh:
+    return items
+
+
+def _round_items(form: Form, mode: str, overrides: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The round as entered: the counts, or the log and the action being entered."""
+    items = []
+    if mode == "board":
+        items += [(p, ",".join(v.strip() or "0" for v in form.counts[p]))
+                  for p in ("a", "b") if any(v.strip() for v in form.counts[p])]
+    if form.removed:
         items.append(("removed", form.removed))
-    if mode == "log" and not fresh:
+    if mode == "log":
         items.extend(("act", token) for token in overrides.get("log", form.log))
         if overrides.get("with_next", True):  # the next action so far, not yet in the log
-            if form.do:
-                items.append(("do", form.do))
+            items += [("do", form.do)] if form.do else []
             items.extend(("c", c) for c in form.chosen)
-            if form.at:
-                items.append(("at", form.at))
-    if form.check and not fresh and mode == "board":
+            items += [(key, getattr(form, key)) for key in ("at", "undo") if getattr(form, key)]
+    if form.check and mode == "board":
         items.append(("check", "1"))
     return items
 
@@ -393,19 +472,23 @@ def field_for_path(path: str, editing: int | None = None, log_length: int = 0) -
             return "round"
         return f"col-{parts[2]}" if len(parts) > 2 else "fav"
     if head == "rounds" and len(parts) > 2:
-        rest = parts[2:]
-        if rest[0] == "removed":
-            return "removed"
-        if rest[0] == "board":
-            if len(rest) == 2:
-                return f"side-{rest[1]}"
-            return f"col-{rest[2]}" if len(rest) >= 3 else "general"
-        if rest[0] == "actions" and len(rest) > 1 and rest[1].isdigit():
-            index = int(rest[1])
-            return "next" if index == editing or index >= log_length else f"log-{index}"
-        if rest[0] == "actions":
-            return "log"
+        return _round_field(parts[2:], editing, log_length)
     return "general"
+
+
+def _round_field(rest: list[str], editing: int | None, log_length: int) -> str:
+    """The field of an error inside the round: the card put aside, a side or a geisha of
+    the board, a logged action, or the action being entered ("next")."""
+    if rest[0] == "removed":
+        return "removed"
+    if rest[0] == "board":
+        if len(rest) == 2:
+            return f"side-{rest[1]}"
+        return f"col-{rest[2]}" if len(rest) >= 3 else "general"
+    if rest[0] == "actions" and len(rest) > 1 and rest[1].isdigit():
+        index = int(rest[1])
+        return "next" if index == editing or index >= log_length else f"log-{index}"
+    return "log" if rest[0] == "actions" else "general"
 
 
 def errors_by_field(errors: list[dict[str, Any]], **where: Any) -> dict[str, list[dict]]:

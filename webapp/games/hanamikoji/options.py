@@ -76,8 +76,10 @@ def page_options(rb: Any, args: Mapping[str, str]) -> Options:
     elif goal:
         notices.append(gettext("“%(value)s” is not a clash reading we know; showing the official one.",
                                value=short(goal)))
-    chosen = values["round_limit"]
-    limit_on = rb.round_limit_default(values["edition"]) if chosen == "" else chosen == "1"
+    own = "1" if rb.round_limit_default(values["edition"]) else "0"
+    if values["round_limit"] == own:  # the edition's own rule: links leave it out
+        values["round_limit"] = ""
+    limit_on = (values["round_limit"] or own) == "1"
     return Options(values, defaults, tuple(notices), {"round_limit_on": limit_on})
 
 
@@ -90,14 +92,16 @@ def round_limit_status(rb: Any, edition_id: str) -> str:
 
 
 def round_limit_menu(rb: Any, edition_id: str) -> list[tuple[str, str]]:
-    """(value, label) of the three-round limit's choices: the edition's own rule, on, off."""
-    on = str(LABELS[("round_limit", "1")]) % {"rounds": rb.round_limit}
-    off = str(LABELS[("round_limit", "0")])
+    """(value, label) of the three-round limit's two choices, on and off; the edition's own
+    rule says so (one control: the edition's rule is one of the two, not a third)."""
+    own = "1" if rb.round_limit_default(edition_id) else "0"
+    labels = {"1": str(LABELS[("round_limit", "1")]) % {"rounds": rb.round_limit},
+              "0": str(LABELS[("round_limit", "0")])}
     edition = rb.editions[edition_id]
-    # the edition's own rule first: a label never follows a colon mid-sentence
-    own = gettext("%(rule)s (as the %(publisher)s edition says)", publisher=edition.publisher,
-                  rule=on if rb.round_limit_default(edition_id) else off)
-    return [("", own), ("1", on), ("0", off)]
+    # the rule first, the edition after: a label never follows a colon mid-sentence
+    return [(value, gettext("%(rule)s (as the %(publisher)s edition says)",
+                            publisher=edition.publisher, rule=label) if value == own else label)
+            for value, label in labels.items()]
 
 
 def highlights(rb: Any, options: Options) -> dict[str, Any]:

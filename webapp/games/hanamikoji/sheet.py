@@ -83,31 +83,42 @@ def build(rb: Any, text: str, settings: Mapping[str, Any], current: dict[str, An
     if not answer["valid"]:
         sheet.error = common.refusal(answer)
         return sheet
-    t = translator(lang)
-    geishas = [t.pgettext(f"geisha.{g.id}", g.name) for g in rb.geishas]
-    sheet.header = [gettext("Round"),
-                    *(label for p in PLAYERS for label in (
-                        gettext("Geishas of %(player)s", player=names[p]),
-                        gettext("Charm points of %(player)s", player=names[p]))),
-                    gettext("Result")]
-    for rnd in answer["rounds"]:
-        sheet.rows.append([
-            str(rnd["round"]),
-            *(cell for p in PLAYERS for cell in (
-                listed((name for name, holder in zip(geishas, rnd["favor"]) if holder == p), t),
-                str(rnd["charm"][p]))),
-            _result(rnd["outcome"], names)])
-    if carried and form_start is not None:
-        ended = referee({**base, "rounds": carried}, lang)["next"]
-        round_number, favor = form_start
-        if ended is None or ended["round"] != round_number or [
-                v or "" for v in ended["favor"]] != favor:
-            sheet.error = gettext(
-                "The score sheet does not lead to this round: its rounds end with other favour "
-                "markers or another round than the form holds. The form is scored as it is.")
+    sheet.header, sheet.rows = _table(rb, answer, names, lang)
+    if carried and form_start is not None and not _leads_to(base, carried, form_start, lang):
+        sheet.error = gettext(
+            "The score sheet does not lead to this round: its rounds end with other favour "
+            "markers or another round than the form holds. The form is scored as it is.")
     sheet.current = len(rounds) - 1 if current else None
     sheet.over = answer["next"] is None
     return sheet
+
+
+def _table(rb: Any, answer: Mapping[str, Any], names: Mapping[str, str],
+           lang: str) -> tuple[list[str], list[list[str]]]:
+    """The sheet's header and a row per round: each side's geishas and charm, the result."""
+    t = translator(lang)
+    geishas = [t.pgettext(f"geisha.{g.id}", g.name) for g in rb.geishas]
+    header = [gettext("Round"),
+              *(label for p in PLAYERS for label in (
+                  gettext("Geishas of %(player)s", player=names[p]),
+                  gettext("Charm points of %(player)s", player=names[p]))),
+              gettext("Result")]
+    rows = [[str(rnd["round"]),
+             *(cell for p in PLAYERS for cell in (
+                 listed((name for name, holder in zip(geishas, rnd["favor"]) if holder == p), t),
+                 str(rnd["charm"][p]))),
+             _result(rnd["outcome"], names)]
+            for rnd in answer["rounds"]]
+    return header, rows
+
+
+def _leads_to(base: Mapping[str, Any], carried: list[dict[str, Any]],
+              form_start: tuple[int, list[str]], lang: str) -> bool:
+    """Whether the rounds carried end where the form's round starts (its number, markers)."""
+    ended = referee({**base, "rounds": carried}, lang)["next"]
+    round_number, favor = form_start
+    return ended is not None and ended["round"] == round_number and [
+        v or "" for v in ended["favor"]] == favor
 
 
 def _result(outcome: Mapping[str, Any], names: Mapping[str, str]) -> str:

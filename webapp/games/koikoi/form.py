@@ -20,13 +20,15 @@ from .sheet import next_sheet
 # `a=0,2,8,10&b=1,3&winner=a&ka=0&kb=1&ruleset=nintendo&viewings=off`, and the match around
 # the round: `na=Olena&nb=Jonas&round=3&dealer=b&ta=15&tb=2` (names, the round of the match,
 # who deals it, the points each player had before it; left out: round 1, the first dealer,
-# no points). A stepper button without JavaScript sends `step=a:+1` (koi-koi calls).
+# no points). A stepper button without JavaScript sends `step=a:+1` (koi-koi calls), and
+# "Score the round" `check=1`: a month with one or three cards ticked is a capture still
+# being picked (a neutral hint), until the player asks for the ruling.
 MAX_PILE_TEXT = 400  # characters of one pile parameter
 MAX_TOKENS = 48
 MAX_NAME = 40
 WINNERS = {"a": "a", "b": "b", "none": None}
 MATCH_FIELDS = ("na", "nb", "round", "dealer", "ta", "tb")
-STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset", *MATCH_FIELDS, SHEET)
+STATE_FIELDS = ("a", "b", "winner", "ka", "kb", "ruleset", "check", *MATCH_FIELDS, SHEET)
 EVENTS = ("step",)
 
 
@@ -41,6 +43,8 @@ class State:
     table: Table
     errors: dict[str, list[str]] = field(default_factory=dict)
     match: dict[str, str] = field(default_factory=dict)  # MATCH_FIELDS as typed ("" = default)
+    check: bool = False  # the player asked for the ruling: every problem is shown
+    pending: dict[str, list[str]] = field(default_factory=dict)  # pairs still being picked
     sheet: str = ""  # the rounds played before this one (webapp/games/koikoi/sheet.py)
 
     def error(self, name: str, message: str) -> None:
@@ -61,6 +65,8 @@ class State:
             out[key] = encode(value)
         if self.table.house:
             out["house"] = self.table.house
+        if self.check:
+            out["check"] = "1"
         return out
 
 
@@ -105,7 +111,7 @@ def parse_match(rb: Any, args: Any) -> dict[str, str]:
 def parse_state(rb: Any, args: Any) -> State:
     table = parse_table(rb, args)
     state = State({}, {}, "a", {"a": 0, "b": 0}, table, match=parse_match(rb, args),
-                  sheet=args.get(SHEET, "").strip())
+                  check=args.get("check", "") == "1", sheet=args.get(SHEET, "").strip())
     for key, message in table.errors.items():
         state.error(key, message)
     for p in PLAYERS:
@@ -166,25 +172,28 @@ def referee_request(state: State) -> dict[str, Any]:
 
 def error_field(path: str) -> str:
     """The form field a referee error's JSON pointer belongs to."""
-    parts = path.strip("/").split("/")
-    if parts[0] == "ruleset":
+    head, key, player = (path.strip("/").split("/") + ["", "", ""])[:3]
+    if head == "ruleset":
         return "ruleset"
-    if parts[0] == "options" and len(parts) > 1:
-        return parts[1]
-    if parts[0] == "players" and len(parts) > 1 and parts[1] in PLAYERS:
-        return "n" + parts[1]
-    if parts[0] == "start" and len(parts) > 1:
-        if parts[1] == "totals" and len(parts) > 2 and parts[2] in PLAYERS:
-            return "t" + parts[2]
-        return parts[1] if parts[1] in ("round", "dealer") else "form"
-    if parts[0] == "rounds" and len(parts) > 2:
-        if parts[2] == "captured" and len(parts) > 3 and parts[3] in PLAYERS:
-            return parts[3]
-        if parts[2] == "koikoi" and len(parts) > 3 and parts[3] in PLAYERS:
-            return "k" + parts[3]
-        if parts[2] == "winner":
-            return "winner"
+    if head == "options" and key:
+        return key
+    if head == "players" and key in PLAYERS:
+        return "n" + key
+    if head == "start" and key:
+        if key == "totals" and player in PLAYERS:
+            return "t" + player
+        return key if key in ("round", "dealer") else "form"
+    if head == "rounds":
+        return _round_field(path.strip("/").split("/")[2:])
     return "form"
+
+
+def _round_field(parts: list[str]) -> str:
+    """The field of an error inside the round: a pile, a player's calls, the winner."""
+    key, player = (parts + ["", ""])[:2]
+    if key in ("captured", "koikoi") and player in PLAYERS:
+        return ("k" if key == "koikoi" else "") + player
+    return "winner" if key == "winner" else "form"
 
 
 def apply_step(state: State, value: str) -> bool:

@@ -9,9 +9,12 @@
      data-fill="<input name>"                put the button's value in the first empty
                                              field of that name.
    Fields are not swapped (what is being typed stays as it is); those marked
-   `data-live-attrs` take the answer's class, aria-invalid and aria-describedby.
+   `data-live-attrs` take the answer's class, aria-invalid and aria-describedby (and a
+   <details> opens when the answer's is open).
    Focus stays where it was; when that element is gone, it goes where the button pressed
    points (`formaction="…#target"`, where the page without this script opens).
+   Fields sharing a `data-rove` value are one tab stop (a roving tabindex): the arrow keys
+   left and right move between them, and `data-rove-hint` (which says so) is shown.
    Elements marked `data-live-hidden` are only needed without this script (a submit
    button for fields that update live) and are hidden.
    When the server cannot be reached, the region `data-live-offline` is shown, everything
@@ -80,6 +83,8 @@
         if (value === null) { element.removeAttribute(name); }
         else if (element.getAttribute(name) !== value) { element.setAttribute(name, value); }
       });
+      // a disclosure the answer opens (the winner's pile) opens; one the person opened stays
+      if (element.tagName === "DETAILS" && next.hasAttribute("open")) { element.open = true; }
     });
   }
 
@@ -179,6 +184,27 @@
   // A page the service worker kept (static/js/sw.js) has no ruling: ask the server for one
   // at once, and again as above until it answers.
   if (document.documentElement.hasAttribute("data-copy")) { ask(null); }
+
+  // Roving focus: one tab stop per data-rove group, left and right within it.
+  var roved = {};
+  form.querySelectorAll("[data-rove]").forEach(function (field) {
+    var key = field.getAttribute("data-rove");
+    field.tabIndex = roved[key] ? -1 : 0;
+    roved[key] = true;
+  });
+  document.querySelectorAll("[data-rove-hint]").forEach(function (hint) { hint.hidden = false; });
+  form.addEventListener("keydown", function (event) {
+    var key = event.target.getAttribute && event.target.getAttribute("data-rove");
+    if (!key || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) { return; }
+    var group = Array.prototype.slice.call(form.querySelectorAll("[data-rove]"))
+      .filter(function (field) { return field.getAttribute("data-rove") === key; });
+    var next = group[group.indexOf(event.target) + (event.key === "ArrowRight" ? 1 : -1)];
+    if (!next) { return; }
+    event.preventDefault();
+    event.target.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  });
 
   // The copy-link button: only where the Clipboard API is there.
   document.addEventListener("click", function (event) {
