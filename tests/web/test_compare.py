@@ -2,6 +2,7 @@
 options a ruleset lacks, in every language (test client)."""
 from __future__ import annotations
 
+import os
 import re
 from html import unescape
 
@@ -10,6 +11,7 @@ import pytest
 from rulebook.hanamikoji.model import load_rulebook as load_hanamikoji
 from rulebook.i18n import LANGUAGES
 from rulebook.koikoi.model import load_rulebook as load_koikoi
+from webapp.games import GAMES
 
 from .test_language import sentences
 
@@ -171,6 +173,36 @@ def test_options_rounds_offers_nine_and_no_fixed_number(client):
     menu = menu[:menu.index("</select>")]
     assert re.findall(r'<option value="([a-z0-9]+)"', menu) == ["12", "9", "6", "4", "3", "none"]
     assert "3 rounds (as the ruleset says)" in menu
+
+
+def _own_choice(html: str, key: str) -> str:
+    """The text of an option menu's first choice: the ruleset's own value."""
+    menu = html[html.index(f'name="{key}"'):]
+    menu = menu[:menu.index("</select>")]
+    return unescape(re.search(r'<option value=""[^>]*>([^<]*)</option>', menu).group(1))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_value_no_source_gives_is_not_said_to_be_the_rulesets(client, lang):
+    """A ruleset's own choice says how sure it is: documented, inferred (marked so), or no
+    source gives it and the referee's default stands in (Clubhouse Games' match length)."""
+    rb = GAMES["koikoi"].rulebook
+    basis = {(r, key): rb.provenance(r, f"option.{key}").basis
+             for r, key in (("clubhouse", "rounds"), ("clubhouse", "zero_sum"), ("nintendo", "rounds"))}
+    assert basis == {("clubhouse", "rounds"): "unknown", ("clubhouse", "zero_sum"): "inferred",
+                     ("nintendo", "rounds"): "printed"}
+    assert rb.effective_options("clubhouse")["rounds"] == rb.effective_options("nintendo")["rounds"]
+    clubhouse = html_of(client.get(f"/{lang}/koikoi/?ruleset=clubhouse"))
+    unknown, inferred = _own_choice(clubhouse, "rounds"), _own_choice(clubhouse, "zero_sum")
+    sourced = _own_choice(html_of(client.get(f"/{lang}/koikoi/?ruleset=nintendo")), "rounds")
+    # the same value, then three different notes
+    value = len(os.path.commonprefix([unknown, sourced]))
+    notes = {unknown[value:], sourced[value:]}
+    assert len(notes) == 2 and not any(inferred.endswith(note) for note in notes), (unknown, sourced, inferred)
+    if lang == "en":
+        assert unknown == "12 rounds (not documented; the referee's default)"
+        assert sourced == "12 rounds (as the ruleset says)"
+        assert inferred.endswith(" (inferred)")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
