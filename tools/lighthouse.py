@@ -45,10 +45,14 @@ def audit(url: str, name: str) -> dict[str, int]:
     machine's speed as Lighthouse measured it then (`benchmark`, its benchmarkIndex)."""
     report = REPORTS / f"{name}.json"
     env = {**os.environ, "CHROME_PATH": shutil.which("chromium") or "/usr/bin/chromium"}
-    subprocess.run([str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={report}",
-                    f"--chrome-flags={CHROME_FLAGS}",
-                    f"--only-categories={','.join(CATEGORIES)}", f"--skip-audits={SKIPPED}"],
-                   check=True, env=env, cwd=ROOT, timeout=300)
+    command = [str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={report}",
+               f"--chrome-flags={CHROME_FLAGS}",
+               f"--only-categories={','.join(CATEGORIES)}", f"--skip-audits={SKIPPED}"]
+    # Lighthouse sometimes loses its own trace (NO_NAVSTART: "Please run Lighthouse
+    # again"); one more run, said so, before giving up
+    if subprocess.run(command, check=False, env=env, cwd=ROOT, timeout=300).returncode:
+        print(f"  {name}: Lighthouse failed, running it once more", file=sys.stderr)
+        subprocess.run(command, check=True, env=env, cwd=ROOT, timeout=300)
     result = json.loads(report.read_text(encoding="utf-8"))
     scores = {key: round(result["categories"][key]["score"] * 100) for key in CATEGORIES}
     return {**scores, "benchmark": round(result["environment"]["benchmarkIndex"])}
