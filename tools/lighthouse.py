@@ -1,7 +1,8 @@
 """`make lighthouse`: Lighthouse (npm, run on Debian's Chromium) on the pages people open
 most, served by the production server on a free loopback port; mobile preset.
 
-Each page is measured RUNS times (`LIGHTHOUSE_RUNS`, default 3) and the median score of
+The pages are in one language (`LIGHTHOUSE_LANG`, default en: `LIGHTHOUSE_LANG=ja make
+lighthouse`). Each page is measured RUNS times (`LIGHTHOUSE_RUNS`, default 3) and the median score of
 each category counts (the performance score moves with the machine's load: Lighthouse
 itself advises a median). Prints the scores, the machine's load average and the time taken,
 and fails when one of performance, accessibility, best practices or SEO is under MINIMUM.
@@ -21,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from rulebook.i18n import LANGUAGES
 from tools.server import serve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,12 +32,13 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 MINIMUM = 95
 RUNS = int(os.environ.get("LIGHTHOUSE_RUNS", "3"))
 SKIPPED = "full-page-screenshot,screenshot-thumbnails,final-screenshot"
+LANG = os.environ.get("LIGHTHOUSE_LANG", "en")
 PAGES = {
-    "home": "/en/",
-    "rules-hanamikoji": "/en/hanamikoji/",
-    "rules-koikoi": "/en/koikoi/",
-    "checker-hanamikoji": "/en/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3",
-    "checker-koikoi": "/en/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo",
+    "home": f"/{LANG}/",
+    "rules-hanamikoji": f"/{LANG}/hanamikoji/",
+    "rules-koikoi": f"/{LANG}/koikoi/",
+    "checker-hanamikoji": f"/{LANG}/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3",
+    "checker-koikoi": f"/{LANG}/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo",
 }
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
 
@@ -62,14 +65,18 @@ def main() -> int:
     if not LIGHTHOUSE.exists():
         print("lighthouse is missing: `make lighthouse` installs it (npm ci)", file=sys.stderr)
         return 2
+    if LANG not in LANGUAGES:
+        print(f"LIGHTHOUSE_LANG={LANG}: not one of {', '.join(LANGUAGES)}", file=sys.stderr)
+        return 2
     REPORTS.mkdir(parents=True, exist_ok=True)
     low = []
     started = time.monotonic()
-    print(f"load average before: {' '.join(f'{n:.2f}' for n in os.getloadavg())}; {RUNS} runs per page")
+    print(f"load average before: {' '.join(f'{n:.2f}' for n in os.getloadavg())}; "
+          f"{RUNS} runs per page, in {LANG}")
     with serve(env={"WEB_CONCURRENCY": "1"}) as base:
         print(f"{'page':<20}" + "".join(f"{key:>16}" for key in (*CATEGORIES, "benchmark")))
         for name, path in PAGES.items():
-            runs = [audit(base + path, f"{name}-{i}") for i in range(RUNS)]
+            runs = [audit(base + path, f"{name}-{LANG}-{i}") for i in range(RUNS)]
             scores = {key: round(statistics.median(run[key] for run in runs))
                       for key in (*CATEGORIES, "benchmark")}
             print(f"{name:<20}" + "".join(f"{scores[key]:>16}" for key in (*CATEGORIES, "benchmark")))
