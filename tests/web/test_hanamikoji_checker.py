@@ -264,6 +264,16 @@ def test_log_mode_refuses_illegal_action_and_keeps_inputs(client):
     assert embedded(page)["rounds"][0]["progress"]["action_number"] == 3
 
 
+def test_log_mode_a_competition_typed_without_sets_still_says_a_set_was_taken(client):
+    """A link typed by hand whose competition cards are not split in two sets: the log says
+    which set the opponent took (never "took 1"), beside the referee's refusal."""
+    page = html.unescape(client.get(URL.format(lang="en"), query_string={
+        "mode": "log", "na": "Olena", "nb": "Pierre",
+        "act": ["gift:ruri,ruri,anju:anju", "secret:ruri", "competition:iroha,iroha,yoko,yoko:1"],
+    }).text)
+    assert "Pierre took set 1" in page and "Pierre took 1" not in page
+
+
 def test_log_mode_offers_only_the_actions_left(client):
     page = client.get(URL.format(lang="en"), query_string={"mode": "log", "act": ["secret:ruri", "tradeoff:ayane,iroha"]}).text
     markers = dict(re.findall(
