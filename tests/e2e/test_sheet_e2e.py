@@ -59,7 +59,8 @@ def test_three_koikoi_rounds_on_the_sheet(phone, live_server, tmp_path):
     assert table(page)[1:] == [["1", month[0], "Olena", "Olena", sanko, "5", "0", "5", "0"]]
     # round 2: Jonas's Sanko after a koi-koi call by Olena (doubled)
     page.locator('label[for="winner-b"]').tap()
-    page.locator("#field-b summary").tap()
+    page.wait_for_selector("#field-b[open]")  # the winner's pile opens with the answer
+    settled(page)
     for index in SANKO:
         page.locator(f'label[for="pile-b-{index}"]').tap()
         settled(page)
