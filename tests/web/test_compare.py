@@ -159,27 +159,29 @@ def test_options_not_in_ruleset_refused_in_the_checker(client):
     assert "Hanafuda Flash (gamedesign.jp) ruleset has no" in unescape(html)
 
 
+def _menu(html: str, key: str) -> str:
+    """An option's menu, from its name to the end of its choices."""
+    menu = html[html.index(f'name="{key}"'):]
+    return menu[:menu.index("</select>")]
+
+
 def test_options_draw_points_offers_fudawikis_values(client):
     """options.draw-points: the menu offers 0, 1 and 6 points (FudaWiki: typically 1 or 6)."""
     html = html_of(client.get("/en/koikoi/?ruleset=fudawiki"))
-    menu = html[html.index('name="draw_dealer_points"'):]
-    menu = menu[:menu.index("</select>")]
+    menu = _menu(html, "draw_dealer_points")
     assert re.findall(r'<option value="(\d+)"', menu) == ["0", "1", "6"]
 
 
 def test_options_rounds_offers_nine_and_no_fixed_number(client):
     html = html_of(client.get("/en/koikoi/?ruleset=yakuza"))
-    menu = html[html.index('name="rounds"'):]
-    menu = menu[:menu.index("</select>")]
+    menu = _menu(html, "rounds")
     assert re.findall(r'<option value="([a-z0-9]+)"', menu) == ["12", "9", "6", "4", "3", "none"]
     assert "3 rounds (as the ruleset says)" in menu
 
 
 def _own_choice(html: str, key: str) -> str:
     """The text of an option menu's first choice: the ruleset's own value."""
-    menu = html[html.index(f'name="{key}"'):]
-    menu = menu[:menu.index("</select>")]
-    return unescape(re.search(r'<option value=""[^>]*>([^<]*)</option>', menu).group(1))
+    return unescape(re.search(r'<option value=""[^>]*>([^<]*)</option>', _menu(html, key)).group(1))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
