@@ -364,3 +364,26 @@ def test_card_names_are_never_broken_on_the_narrowest_phone(browser, live_server
             assert overflow(page) <= 0, lang
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_checker_renders_only_the_months_in_view_on_arrival(browser, live_server, lang):
+    """With the winner's 48 cards open, the browser renders on arrival only the months near
+    the screen and leaves the table's options until they are scrolled near: under 650
+    elements on a phone, under 800 on a desktop (942-970 before content-visibility;
+    503-531 and 656-684 with it). Every card stays a named, tickable checkbox."""
+    rendered = ("() => [...document.querySelectorAll('*')]"
+                ".filter(e => e.checkVisibility({contentVisibilityAuto: true})).length")
+    for viewport, most in (({"width": 390, "height": 844}, 650), ({"width": 1280, "height": 900}, 800)):
+        context = new_context(browser, viewport=viewport)
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server}/{lang}/koikoi/score?a=0,2,8,10,28,30&winner=a&ka=0&kb=1&ruleset=nintendo")
+            count = page.evaluate(rendered)
+            assert count < most, f"{count} elements rendered at {viewport['width']} px"
+            last = page.locator("#pile-a-47")
+            assert page.get_by_role("checkbox").and_(last).count() == 1, "a far card is in the tree"
+            tile(page, "a", 47).click()  # scrolled near, rendered, ticked
+            assert last.is_checked()
+        finally:
+            context.close()

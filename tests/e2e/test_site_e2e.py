@@ -168,6 +168,7 @@ def search_for(page, words: str) -> None:
 def test_rules_show_titles_and_link_icons_not_ids(phone, live_server):
     phone.goto(f"{live_server}/en/hanamikoji/")
     rule = by_id(phone, RULE)
+    rule.scroll_into_view_if_needed()  # a section far down is laid out as a reader nears it
     assert rule.locator(".rule__title").inner_text() == RULE_TITLE
     link = phone.get_by_role("link", name=f"Link to this rule: {RULE_TITLE}")
     assert link.get_attribute("href") == f"#{RULE}"
@@ -744,6 +745,10 @@ RULES_PAGES = (
 FIRST_RULE_TOP = "() => document.querySelector('.rules-section .rule').getBoundingClientRect().top + scrollY"
 # elements the browser lays out on arrival: not those of a closed <details> nor display: none
 SHOWN_ELEMENTS = "() => [...document.querySelectorAll('*')].filter(e => e.checkVisibility()).length"
+# ... and of those, the ones it renders now: not those of a section still far off screen
+# (content-visibility: auto waits until it comes near)
+RENDERED_ELEMENTS = ("() => [...document.querySelectorAll('*')]"
+                     ".filter(e => e.checkVisibility({contentVisibilityAuto: true})).length")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -814,16 +819,39 @@ def test_back_to_the_contents_from_every_section(phone, live_server, game):
 @pytest.mark.parametrize("lang", ["uk", "ja"])
 def test_koikoi_rules_page_lays_out_under_1200_elements(browser, live_server, lang):
     """The Koi-Koi rules page: under 2,300 elements in all (2,638-2,665 before: no wrapper
-    per rule, no label element per yaku cell), of which the browser lays out fewer than
-    1,200 on a phone's arrival and fewer than 1,300 on a desktop's (the card chart and
-    the settings wait folded)."""
-    for viewport, most in ((PHONE, 1200), (DESKTOP, 1300)):
+    per rule, no label element per yaku cell), of which fewer than 1,200 could be laid out
+    on a phone's arrival and fewer than 1,300 on a desktop's (the card chart and the
+    settings wait folded), and of those the browser renders at first only the sections in
+    or near the screen: under 300 elements on a phone, under 600 on a desktop (1,001-1,257
+    before content-visibility; 123-385 with it)."""
+    for viewport, most, rendered_most in ((PHONE, 1200, 300), (DESKTOP, 1300, 600)):
         with own_page(browser, viewport=viewport) as page:
             page.goto(f"{live_server}/{lang}/koikoi/")
             total = page.evaluate("document.querySelectorAll('*').length")
             shown = page.evaluate(SHOWN_ELEMENTS)
+            rendered = page.evaluate(RENDERED_ELEMENTS)
             assert total < 2300, f"{total} elements"
             assert shown < most, f"{shown} elements laid out at {viewport['width']} px"
+            assert rendered < rendered_most, f"{rendered} elements rendered at {viewport['width']} px"
+
+
+def test_a_far_section_waits_but_is_found_heard_and_printed(phone, live_server):
+    """The last section of the Koi-Koi rules is not rendered on arrival, yet find-in-page
+    finds its text (and brings it in), a screen reader hears its headings, and it prints."""
+    phone.goto(f"{live_server}/en/koikoi/")
+    last = phone.locator(".rules-section").last
+    title = last.locator(".rule__title").last
+    name = title.text_content()
+    rendered = "e => e.checkVisibility({contentVisibilityAuto: true})"
+    assert not title.evaluate(rendered), "a far section waits"
+    assert phone.get_by_role("heading", name=name, exact=True).count() == 1
+    phone.emulate_media(media="print")
+    try:
+        assert title.evaluate(rendered), "printed whole"
+    finally:
+        phone.emulate_media(media="screen")
+    assert phone.evaluate("name => window.find(name)", name), "find-in-page reaches it"
+    phone.wait_for_function("e => e.checkVisibility({contentVisibilityAuto: true})", arg=title.element_handle())
 
 
 @pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
