@@ -168,7 +168,9 @@ def search_for(page, words: str) -> None:
 def test_rules_show_titles_and_link_icons_not_ids(phone, live_server):
     phone.goto(f"{live_server}/en/hanamikoji/")
     rule = by_id(phone, RULE)
-    rule.scroll_into_view_if_needed()  # a section far down is laid out as a reader nears it
+    # a section far down is rendered as a reader nears it (the next frame)
+    rule.scroll_into_view_if_needed()
+    phone.wait_for_function("e => e.checkVisibility({contentVisibilityAuto: true})", arg=rule.element_handle())
     assert rule.locator(".rule__title").inner_text() == RULE_TITLE
     link = phone.get_by_role("link", name=f"Link to this rule: {RULE_TITLE}")
     assert link.get_attribute("href") == f"#{RULE}"
