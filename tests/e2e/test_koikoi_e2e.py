@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from rulebook.i18n import LANGUAGES
+from tests.budget import languages
 
 from .conftest import axe_violations, closed_after
 from .layout import (
@@ -366,7 +367,7 @@ def test_card_names_are_never_broken_on_the_narrowest_phone(browser, live_server
         context.close()
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", languages(quick=("fr", "ja")))  # long names, another script
 def test_the_checker_renders_only_the_months_in_view_on_arrival(browser, live_server, lang):
     """With the winner's 48 cards open, the browser renders on arrival only the months near
     the screen and leaves the table's options until they are scrolled near: under 650
