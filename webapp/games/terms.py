@@ -6,9 +6,10 @@ so a page can show a second language beside the first (compare mode) in one requ
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from babel import Locale
 from markupsafe import Markup, escape
@@ -37,7 +38,7 @@ def per_language(method: Callable[..., T]) -> Callable[..., T]:
     kept: dict[tuple[Any, ...], T] = {}
 
     @wraps(method)
-    def once(self: "GameTerms", *args: Any) -> T:
+    def once(self: GameTerms, *args: Any) -> T:
         key = (self.rb, self.lang, *args)
         if key not in kept:
             kept[key] = method(self, *args)
