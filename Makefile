@@ -117,10 +117,14 @@ wrk:
 
 # Debian's Chromium for the browser tests (never `playwright install`) with a Japanese font
 # (Noto Sans CJK: without one, Japanese pages render as empty boxes in tests and screenshots),
-# and axe-core (lighthouse, a dev dependency, only for `make lighthouse`).
+# and axe-core (lighthouse, a dev dependency, only for `make lighthouse`). The tests drive
+# Debian's headless shell, the same Blink without the desktop browser's shell: a browser
+# context opens and closes in a fifth of the time (tests/e2e/conftest.py); Lighthouse and the
+# preview pictures use the full browser.
 browser:
-	@command -v chromium >/dev/null && fc-list -q :lang=ja || (apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null)
+	@command -v chromium >/dev/null && command -v chromium-headless-shell >/dev/null && \
+		fc-list -q :lang=ja || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq chromium chromium-headless-shell fonts-noto-cjk >/dev/null)
 	@test -f node_modules/axe-core/axe.min.js || npm ci --omit=dev --no-audit --no-fund --silent
 
 lint: $(VENV)/.test

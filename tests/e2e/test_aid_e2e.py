@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from pypdf import PdfReader
 
-from rulebook.i18n import LANGUAGES
+from tests.budget import languages
 from webapp import create_app
 from webapp.games import GAMES
 
@@ -83,7 +83,8 @@ def aid_folder(artifacts):
 
 
 # -- printing --------------------------------------------------------------------------
-@pytest.mark.parametrize("lang", LANGUAGES)
+# make test prints the two longest aids (French, German); make test-deep all of them
+@pytest.mark.parametrize("lang", languages(quick=("fr", "de")))
 @pytest.mark.parametrize("game", ["koikoi", "hanamikoji"])
 def test_the_aid_prints_on_one_sheet_of_a4_and_of_letter(print_ctx, live_server, aid_folder,
                                                          game, lang):

@@ -21,6 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from rulebook.i18n import LANGUAGES
+from tests.budget import languages
 
 from .conftest import axe_violations, closed_after
 from .layout import screenshot_languages
@@ -461,7 +462,7 @@ def option_choices_whole_at_320(page) -> None:
         assert box["height"] >= 44 and box["x"] + box["width"] <= 320
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", languages(quick=("de", "uk")))  # the longest words
 def test_narrow_screens_break_no_word_and_never_overflow(browser, live_server, lang):
     """At 320 and 390 px (and 980 px, just above a column break) every page fits;
     geisha cards, action tiles, option labels and Koi-Koi card names wrap between words,
@@ -746,7 +747,7 @@ FIRST_RULE_TOP = "() => document.querySelector('.rules-section .rule').getBoundi
 SHOWN_ELEMENTS = "() => [...document.querySelectorAll('*')].filter(e => e.checkVisibility()).length"
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", languages(quick=("de", "uk")))  # the first rule lowest
 def test_first_rule_within_a_screen_and_a_half(browser, live_server, lang):
     """At 390x844, on both games' rules pages with and without table options, the first
     rule starts within 1.5 screens: the table's settings are one folded line that names
@@ -856,7 +857,7 @@ def test_print_shows_the_folded_chart(tab, live_server):
 
 
 # -- the home page and the header's search ---------------------------------------------------
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", languages(quick=("de", "ja")))  # longest labels, another script
 def test_search_in_view_on_arrival_and_in_every_header(browser, live_server, lang):
     with own_page(browser, viewport=PHONE, has_touch=True, is_mobile=True) as page:
         page.goto(f"{live_server}/{lang}/")

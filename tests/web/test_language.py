@@ -6,6 +6,7 @@ the sources by name, page descriptions, and no sentence copied from the seed doc
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import os
 import re
@@ -99,10 +100,18 @@ def sentences(html: str, lang: str) -> set[str]:
     return out
 
 
+@functools.cache
+def english_sentences(app, page: str) -> frozenset[str]:
+    """The sentences of the English page (read once for the five languages compared to it)."""
+    english = app.test_client().get(page.format(lang="en")).get_data(as_text=True)
+    return frozenset(sentences(english, "en"))
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 @pytest.mark.parametrize("page", PAGES)
-def test_no_english_sentence_on_a_translated_page(client, page, lang):
-    english = sentences(client.get(page.format(lang="en")).get_data(as_text=True), "en")
+def test_no_english_sentence_on_a_translated_page(app, page, lang):
+    client = app.test_client()
+    english = english_sentences(app, page)
     response = client.get(page.format(lang=lang))
     shown = sentences(response.get_data(as_text=True), lang)
     assert sorted(shown & english) == [], f"English on {page.format(lang=lang)}"

@@ -1,13 +1,13 @@
 """A checker asked for its live regions (`Shinpan-Live: regions`) answers the regions
 static/js/live.js replaces alone, byte-identical to the same regions of the full page, over a corpus of
-requests in every language; without the header (no JavaScript) the page stays whole."""
+requests (each in every language in `make test-deep`, in the languages taken in turn in `make test`); without the header (no JavaScript) the page stays whole."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from rulebook.i18n import LANGUAGES
+from tests.budget import in_turn
 from tools.golden import HANAMIKOJI_QUERIES, KOIKOI_QUERIES
 
 LIVE = {"Shinpan-Live": "regions"}
@@ -24,9 +24,8 @@ def main_block(page: str) -> str:
     return match.group(1)
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("path,query", CHECKERS)
-def test_live_regions_are_the_full_pages_bytes(client, lang, path, query):
+@pytest.mark.parametrize("path,query,lang", in_turn(CHECKERS))
+def test_live_regions_are_the_full_pages_bytes(client, path, query, lang):
     url = path.format(lang=lang) + ("?" + query if query else "")
     first = client.get(url, headers=LIVE)
     if first.status_code == 303:  # a tidier address: a fetch follows it, header and all
