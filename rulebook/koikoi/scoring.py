@@ -50,6 +50,9 @@ class PileScore:
         return tuple(s.yaku.id for s in self.scored)
 
 
+NO_YAKU = PileScore((), ())
+
+
 @dataclass(frozen=True, slots=True)
 class Multiplier:
     reason: str
@@ -220,6 +223,8 @@ class Scorer:
             if c.extra_mask:
                 points += max(0, (pile & c.extra_mask).bit_count() - c.need)
             matched[c.index] = Scored(y, points, pile & show)
+        if not (matched or dropped or unknown):
+            return NO_YAKU  # most piles: one shared value (it is immutable)
         scored = self._resolve(matched, dropped) if matched else []
         if self.viewings == "with_other" and not any(not s.yaku.viewing for s in scored):
             dropped.extend(Dropped(s.yaku, DROPPED_ALONE) for s in scored if s.yaku.viewing)
@@ -250,7 +255,7 @@ class Scorer:
     # -- dealt hands -------------------------------------------------------------------
     def score_hand(self, hand: int) -> PileScore:
         if not self.hand_ids or not hand:
-            return PileScore((), ())
+            return NO_YAKU
         counts = [(hand & m).bit_count() for m in self.rb.month_masks.values()]
         pairs = sum(n // 2 for n in counts)
         top = max(counts)
