@@ -18,19 +18,22 @@ unexport PYTHONDONTWRITEBYTECODE
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
 
-# On both cores (pytest-xdist): the tests without a browser, then the browser tests (they
-# mostly wait on Chromium's frames); then alone, the tests that time a real server. The
-# last two collect only their folder (tests/conftest.py refuses a marked test elsewhere).
-# The property tests (hypothesis, schemathesis) try a quarter of their full budgets here;
-# `make test-deep` runs the same suite with the full budgets (tests/budget.py). The first
-# phase collects every test, so it ends with the rule ids no test checks (tests/conftest.py).
+# On both cores (pytest-xdist, each worker taking the next test as it frees: their lengths
+# differ a hundredfold): the tests without a browser, then the browser tests in three
+# workers (two kept half a core busy, 139 s of CPU in 284 s on a quiet machine: a browser
+# test mostly waits on Chromium's frames and the live server); then alone, the tests that time a real server. The last two collect only
+# their folder (tests/conftest.py refuses a marked test elsewhere). The property tests
+# (hypothesis, schemathesis) try a quarter of their full budgets here and the browser sweeps
+# over languages visit the two each names; `make test-deep` runs the same suite with the
+# full budgets and every language (tests/budget.py). The first phase collects every test,
+# so it ends with the rule ids no test checks (tests/conftest.py).
 test: $(VENV)/.test catalogs browser lint  ## the whole suite, lint first
-	$(BIN)/python -m pytest -m "not browser and not alone" -n 2
-	$(BIN)/python -m pytest tests/e2e -m "browser and not screenshots" -n 2
+	$(BIN)/python -m pytest -m "not browser and not alone" -n 2 --dist worksteal
+	$(BIN)/python -m pytest tests/e2e -m "browser and not screenshots" -n 3 --dist worksteal
 	$(BIN)/python -m pytest tests/deploy -m alone
 
 test-deep: export SHINPAN_DEEP = 1
-test-deep: test  ## the whole suite with the property tests' full budgets
+test-deep: test  ## the whole suite: the property tests' full budgets, every language in the browser
 
 # Screenshots of every page type (tests/artifacts/): phones in all five languages, the wide
 # screen in en and de, each with the layout checks; about a minute, so not in `make test`.
@@ -38,7 +41,7 @@ screenshots: $(VENV)/.test catalogs browser  ## photograph every page type
 	$(BIN)/python -m pytest tests/e2e -m screenshots
 
 test-fast: $(VENV)/.test catalogs lint  ## everything but the browser tests
-	$(BIN)/python -m pytest -m "not browser and not alone" -n 2
+	$(BIN)/python -m pytest -m "not browser and not alone" -n 2 --dist worksteal
 	$(BIN)/python -m pytest tests/deploy -m alone
 
 # Production server: granian configured by webapp/server/serve.py; HOST/PORT and the rest from
