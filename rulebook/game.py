@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, runtime_checkable
 
@@ -129,8 +130,9 @@ class Game:
     package: str  # the dotted name of its rulebook package
     web: str = ""  # the dotted name of its web package (default `webapp.games.<slug>`)
 
-    @property
+    @cached_property
     def module(self) -> GamePackage:
+        """Imported once: the score API asks for it on every request."""
         return cast(GamePackage, importlib.import_module(self.package))
 
     @property

@@ -45,15 +45,20 @@ def sentence_case(text: str) -> str:
     return _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2) + m.group(3).upper(), text)
 
 
+@cache
+def lowered(lang: str) -> tuple[str, ...]:
+    """The default names that start in lower case ("el jugador A"): only a message that
+    holds one can need a capital (English and German need none: no cost there)."""
+    return tuple(name for name in in_sentence(lang).values() if name[:1].islower())
+
+
 class Names:
     """The two players of one request: given names, or the defaults of the language."""
 
     def __init__(self, lang: str):
         self.labels = dict(labels(lang))  # for headings, fields and the response's `players`
         self.said = dict(in_sentence(lang))  # for the sentences of messages and rulings
-        # the default names that start in lower case ("el jugador A"): only a message that
-        # holds one can need a capital (English and German need none: no cost there)
-        self.lowered = tuple(name for name in self.said.values() if name[:1].islower())
+        self.lowered = lowered(lang)
 
     def set(self, player: str, name: str) -> None:
         self.labels[player] = self.said[player] = name

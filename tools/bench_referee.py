@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import time
 
 from rulebook import jsonio
@@ -84,6 +85,36 @@ def rate(func, payloads: list[str], repeat: int = 5) -> float:
     return len(payloads) / best
 
 
+def median_us(func, payloads: list, repeat: int = 9) -> float:
+    """Median of `repeat` runs over every payload, in microseconds of this process's CPU per
+    payload (CPU time: on a shared machine the wall clock also counts the other processes)."""
+    runs = []
+    for _ in range(repeat):
+        start = time.process_time()
+        for payload in payloads:
+            func(payload)
+        runs.append((time.process_time() - start) / len(payloads) * 1e6)
+    return statistics.median(runs)
+
+
+def koikoi_check_us(count: int = 500) -> tuple[float, float]:
+    """The Koi-Koi request check (rulebook/koikoi/request.py: reading every field, the
+    piles' cards and months, each round's yaku as the checks need them) and the whole
+    referee (check + scoring + explanation), per one-round request, over `count` different
+    valid requests, each once per run (nothing is kept between requests); medians of 9 runs."""
+    from rulebook.koikoi.model import load_rulebook
+    from rulebook.koikoi.referee import referee as koikoi_referee
+    from rulebook.koikoi.request import RequestCheck
+
+    rb = load_rulebook()
+    documents = [json.loads(text) for text in koikoi_requests(count)]
+
+    def check(document: dict) -> None:
+        assert RequestCheck(rb, "en").run(document) is not None
+
+    return median_us(check, documents), median_us(lambda d: koikoi_referee(d, "en"), documents)
+
+
 def json_only(text: str) -> str:
     return json.dumps(json.loads(text))
 
@@ -107,6 +138,9 @@ def main() -> None:
         print(f"  {label:16s} referee {1e6 / core:6.1f} us/round ({core:7.0f}/s)   "
               f"with JSON {1e6 / full:6.1f} us ({full:7.0f}/s)   "
               f"json only {1e6 / baseline:5.1f} us   ratio {full / baseline:.3f}")
+    check, whole = koikoi_check_us()
+    print(f"  Koi-Koi          request check {check:6.1f} us/round (median of 9; target <= 25)   "
+          f"referee {whole:6.1f} us/round (check + scoring + explanation)")
     answers = [referee(json.loads(text)) for text in board_requests(2000)]
     stdlib = rate(lambda a: json.dumps(a, ensure_ascii=False, separators=(",", ":")).encode(),
                   answers)

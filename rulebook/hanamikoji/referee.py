@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..memo import Memo
 from ..outcomes import Status
 from ..players import OTHER
 from .explain import REASONS, Explainer
@@ -26,6 +27,9 @@ from .rules import (
     standing,
 )
 
+# Round explanations kept per rulebook (about 2 KB each): a checker tap sends every round
+# of the game again, and the same boards come back.
+EXPLANATIONS_KEPT = 4096
 IN_PROGRESS = Decision("in_progress", None, None, ("turn.alternate",), ())
 
 
@@ -99,7 +103,8 @@ def play(rb: Rulebook, reader: Reader, explainer: Explainer, config: Config, sta
         entry.update(favor=s.favor, geishas=s.geishas, charm=s.charm,
                      outcome={"status": match.decision.status, "winner": match.decision.winner,
                               "reason": match.decision.reason},
-                     explanation=explain_round(explainer, rnd, match.favor, s, match.decision))
+                     explanation=explain_round(explainer, config, rnd, match.favor, s,
+                                               match.decision))
         match.rounds.append(entry)
         match.favor = s.favor
     return match
@@ -115,15 +120,31 @@ def round_entry(rb: Rulebook, rnd: RoundInput, favor_before: list[str | None]) -
     return entry
 
 
-def explain_round(explainer: Explainer, rnd: RoundInput, favor_before: list[str | None],
-                  s: Standing, decision: Decision) -> list[dict[str, Any]]:
-    out = [explainer.removed_inferred(rnd.removed)] if rnd.inferred_removed else []
-    out += explainer.markers(favor_before, rnd.board)
-    out += explainer.totals(s)
-    out += explainer.decision(decision, s)
-    if decision.status == "continue":
-        out.append(explainer.next_start(rnd.first, rnd.number))
-    return out
+def explain_round(explainer: Explainer, config: Config, rnd: RoundInput,
+                  favor_before: list[str | None], s: Standing,
+                  decision: Decision) -> list[dict[str, Any]]:
+    """The round's sentences: made once for the same inputs (the language, the names, the
+    reading, the round and its board, the markers before it: the standing and the decision
+    follow from those), then kept on the rulebook."""
+    kept = explainer.rb.cache.get("round-explanations")
+    if kept is None:
+        kept = explainer.rb.cache["round-explanations"] = Memo(EXPLANATIONS_KEPT)
+    names = explainer.names
+    key = (explainer.lang, tuple(names.said.values()), tuple(names.labels.values()), config,
+           rnd.number, rnd.first, rnd.removed, rnd.inferred_removed, tuple(favor_before),
+           tuple(rnd.board["a"]), tuple(rnd.board["b"]))
+
+    def make() -> tuple[tuple[str | None, str], ...]:
+        out = [explainer.removed_inferred(rnd.removed)] if rnd.inferred_removed else []
+        out += explainer.markers(favor_before, rnd.board)
+        out += explainer.totals(s)
+        out += explainer.decision(decision, s)
+        if decision.status == "continue":
+            out.append(explainer.next_start(rnd.first, rnd.number))
+        return tuple((step["rule"], step["message"]) for step in out)
+
+    return [{"rule": rule, "message": message}
+            for rule, message in kept.get(key, make)]
 
 
 def response(rb: Rulebook, reader: Reader, explainer: Explainer, config: Config,

@@ -241,12 +241,17 @@ class Rulebook:
         option about yaku the ruleset lacks keeps its `inapplicable` value (the referee
         refuses a table's other value: options.not-in-ruleset)."""
         rs = self.rulesets[ruleset]
-        chosen = {key: spec.default for key, spec in self.options.items()}
-        chosen.update(rs.options)
+        own = self.cache.get(("options", ruleset))  # the ruleset's own: made once
+        if own is None:
+            own = {key: spec.default for key, spec in self.options.items()}
+            own.update(rs.options)
+            own.update({key: self.options[key].inapplicable for key in rs.inapplicable})
+            self.cache[("options", ruleset)] = own
+        chosen = dict(own)
         if overrides:
             chosen.update(overrides)
-        for key in rs.inapplicable:
-            chosen[key] = self.options[key].inapplicable
+            for key in rs.inapplicable:
+                chosen[key] = self.options[key].inapplicable
         return chosen
 
     def applies(self, ruleset: str, option: str) -> bool:

@@ -50,6 +50,9 @@ class PileScore:
         return tuple(s.yaku.id for s in self.scored)
 
 
+NO_YAKU = PileScore((), ())
+
+
 @dataclass(frozen=True, slots=True)
 class Multiplier:
     reason: str
@@ -91,6 +94,8 @@ class Scorer:
         self.variants = [
             self._compile(active, masks) for masks in self._kind_variants(options["sake_cup_as_plain"])
         ]
+        self.month_masks = rb.month_masks
+        self.variant_tests = [self._tests(compiled) for compiled in self.variants]
         # Per group: the combinations of yaku allowed to score together, best first tried.
         stacks = rb.stacks_at(ruleset, options)
         self.groups: list[tuple[str, tuple[int, ...], tuple[frozenset[int], ...] | None]] = []
@@ -151,8 +156,8 @@ class Scorer:
     def score_pile(self, pile: int, month: int | None = None) -> PileScore:
         """The yaku of a pile captured in a round of `month` (None: Cards of the Month unknown)."""
         best: PileScore | None = None
-        for compiled in self.variants:
-            result = self._score_variant(pile, compiled, month)
+        for tests in self.variant_tests:
+            result = self._score_variant(pile, tests, month)
             if best is None or result.base > best.base:
                 best = result
         assert best is not None
@@ -176,29 +181,37 @@ class Scorer:
             base = max(base, self.score_pile(pile & ~self.spoil_mask, month).base)
         return base
 
-    def _holds(self, c: _Compiled, pile: int, month: int | None) -> int | None:
-        """The cards to show when the pile holds compiled yaku `c`, else None."""
-        y = c.yaku
-        if y.match == "cards":
-            return c.show_mask if pile & y.cards == y.cards else None
-        if y.match == "count":
-            if (pile & c.count_mask).bit_count() < y.count_min or pile & y.requires != y.requires:
-                return None
-            return c.show_mask
-        if y.match == "round_month" and month is not None:
-            cards = self.rb.month_masks[month]
-            return cards if pile & cards == cards else None
-        return None
+    @staticmethod
+    def _tests(compiled: list[_Compiled]) -> tuple[tuple[_Compiled, int, int, int, bool], ...]:
+        """What holding each yaku asks of a pile, as plain numbers: (yaku, the cards it
+        needs, the cards it counts, how many of them at least, whether it needs the round's
+        month). A hand yaku is no pile's (score_hand)."""
+        out = []
+        for c in compiled:
+            y = c.yaku
+            if y.match == "cards":
+                out.append((c, y.cards, 0, 0, False))
+            elif y.match == "count":
+                out.append((c, y.requires, c.count_mask, y.count_min, False))
+            elif y.match == "round_month":
+                out.append((c, 0, 0, 0, True))
+        return tuple(out)
 
-    def _score_variant(self, pile: int, compiled: list[_Compiled], month: int | None) -> PileScore:
+    def _score_variant(self, pile: int, tests: tuple[tuple[_Compiled, int, int, int, bool], ...],
+                       month: int | None) -> PileScore:
         matched: dict[int, Scored] = {}
         dropped: list[Dropped] = []
         unknown: list[Yaku] = []
-        for c in compiled:
-            y = c.yaku
-            show = self._holds(c, pile, month)
-            if show is None:
+        for c, needed, counted, least, by_month in tests:  # the hot loop: plain numbers
+            if by_month:
+                if month is None:
+                    continue
+                needed = show = self.month_masks[month]
+            else:
+                show = c.show_mask
+            if pile & needed != needed or (least and (pile & counted).bit_count() < least):
                 continue
+            y = c.yaku
             if c.points is None:
                 unknown.append(y)
                 continue
@@ -210,7 +223,9 @@ class Scorer:
             if c.extra_mask:
                 points += max(0, (pile & c.extra_mask).bit_count() - c.need)
             matched[c.index] = Scored(y, points, pile & show)
-        scored = self._resolve(matched, dropped)
+        if not (matched or dropped or unknown):
+            return NO_YAKU  # most piles: one shared value (it is immutable)
+        scored = self._resolve(matched, dropped) if matched else []
         if self.viewings == "with_other" and not any(not s.yaku.viewing for s in scored):
             dropped.extend(Dropped(s.yaku, DROPPED_ALONE) for s in scored if s.yaku.viewing)
             scored = [s for s in scored if not s.yaku.viewing]
@@ -240,7 +255,7 @@ class Scorer:
     # -- dealt hands -------------------------------------------------------------------
     def score_hand(self, hand: int) -> PileScore:
         if not self.hand_ids or not hand:
-            return PileScore((), ())
+            return NO_YAKU
         counts = [(hand & m).bit_count() for m in self.rb.month_masks.values()]
         pairs = sum(n // 2 for n in counts)
         top = max(counts)

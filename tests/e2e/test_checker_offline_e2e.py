@@ -128,6 +128,36 @@ def test_koikoi_checker_opens_offline_with_its_last_state(browser, live_server, 
         assert all(page.locator(f"#pile-a-{i}").is_checked() for i in SANKO)
 
 
+def test_a_tap_asks_for_its_regions_and_opens_offline_as_it_left(browser, live_server):
+    """live.js asks for what lies inside <main> alone; the worker keeps that answer inside the
+    page it kept, so the page opened offline afterwards holds the state after the tap."""
+    with own_phone(browser) as page:
+        url = f"{live_server}/es/hanamikoji/score?na=Chiyo&nb=Haru"  # names no other test uses
+        opened_once(page, url)
+        with page.expect_response(lambda r: r.request.resource_type == "fetch"
+                                  and "/es/hanamikoji/score?" in r.url) as asked:
+            page.locator('button[data-step="+1"][data-for="a-2"]').tap()
+        answer = asked.value
+        assert answer.request.headers.get("shinpan-live") == "regions"
+        assert answer.status == 200
+        regions = answer.text()
+        assert 'id="verdict"' in regions and 'id="checker-form"' in regions
+        for whole in ("<html", "<head", "<header", "<footer", 'id="language-switcher"'):
+            assert whole not in regions, f"{whole} came with a tap"
+        settled(page)
+        after = page.url
+        assert after != url and page.input_value("#a-2") == "1"
+        kept_text(page, FORMS, after, 'id="a-2" name="a" min="0" max="2" step="1" '
+                                      'inputmode="numeric" value="1"')
+        page.context.set_offline(True)
+        page.goto(after)  # opened again without a signal: the page as the tap left it
+        assert_form_without_ruling(page)
+        assert page.locator("html").get_attribute("lang") == "es"
+        assert page.locator("#site-header").count() == 1 and page.locator("footer").count() == 1
+        assert page.input_value("#a-2") == "1"
+        assert page.input_value("#name-a") == "Chiyo"
+
+
 def test_a_new_deploy_replaces_the_kept_forms(browser, live_server, monkeypatch):
     """A changed worker (a deploy) fetches every kept form again and drops older caches."""
     with own_phone(browser) as page:

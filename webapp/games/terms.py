@@ -6,8 +6,10 @@ so a page can show a second language beside the first (compare mode) in one requ
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
 
 from babel import Locale
 from markupsafe import Markup, escape
@@ -24,6 +26,25 @@ PRINTED = N_("(%(publisher)s: %(name)s)")
 # Translators: a name followed by a short note in brackets (a work's own title, "inferred"),
 # with your language's brackets and spacing
 NOTED = N_("%(name)s (%(note)s)")
+
+
+T = TypeVar("T")
+
+
+def per_language(method: Callable[..., T]) -> Callable[..., T]:
+    """A terms method whose answer depends on the rulebook, the language and its (hashable)
+    arguments alone, made once and kept: a checker page asks for each card's name markup
+    on every tap. Not for anything that reads the page's options."""
+    kept: dict[tuple[Any, ...], T] = {}
+
+    @wraps(method)
+    def once(self: GameTerms, *args: Any) -> T:
+        key = (self.rb, self.lang, *args)
+        if key not in kept:
+            kept[key] = method(self, *args)
+        return kept[key]
+
+    return once
 
 
 class KeepMissing(dict):

@@ -22,6 +22,7 @@ Registered by `create_app()` through `init_app(app)`:
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 
 from flask import Flask, abort, render_template, request
 from werkzeug.exceptions import RequestURITooLarge
@@ -59,6 +60,11 @@ def proxy_hops(environ: dict[str, str] | None = None) -> int:
         raise RuntimeError(f"SHINPAN_PROXY_HOPS must be a number, not {value!r}") from None
 
 
+@lru_cache(maxsize=256)  # a site is asked under a few names: match each once
+def _host_ok(host: str) -> bool:
+    return HOST.fullmatch(host) is not None
+
+
 class SecurityHeaders:
     """WSGI middleware: the headers above on every response, whoever produced it.
 
@@ -77,7 +83,7 @@ class SecurityHeaders:
         host = environ.get("HTTP_HOST")
         if not host:
             environ.pop("HTTP_HOST", None)  # granian: "" for a request without Host
-        elif not HOST.fullmatch(host):
+        elif not _host_ok(host):
             del environ["HTTP_HOST"]  # no link is ever built from it: 400 (host_refused)
             environ[BAD_HOST] = True
         extra = self.secure if environ.get("wsgi.url_scheme") == "https" else self.plain

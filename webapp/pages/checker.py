@@ -3,11 +3,11 @@
 The game's web module reads the query and asks the referee (`WebGame.checker`); this view
 only renders what it answers, or follows the redirect a button pressed without
 JavaScript asks for. static/js/live.js sends the same form without reloading the page.
-A request with the header `Shinpan-Live: regions` gets the regions a live update replaces
-only: the page's `main` block, rendered alone by the same template code, so every region
-is the same bytes as in the full page, without the page around it (head, header, menus,
-footer). live.js does not send it yet: the service worker (static/js/sw.js) keeps what
-live.js receives as the checker's offline copy, which must be a whole page.
+A request with the header `Shinpan-Live: regions` (live.js sends it) gets only what lies
+inside the page's `<main>`: the base template's `inside_main` block, rendered alone by the same
+template code, so every region is the same bytes as in the full page, without the page around
+it (head, header, menus, footer). The service worker (static/js/sw.js) keeps the offline copy
+by putting that answer inside the `<main>` of the checker page it kept last.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from .rules import page_context
 
 bp = Blueprint("checker", __name__)
 LIVE_HEADER = "Shinpan-Live"  # for a live update; its value names what it replaces
-LIVE_BLOCK = "main"  # the block of a checker template that holds every live region
+LIVE_BLOCK = "inside_main"  # base.html's block: all of <main>, every live region in it
 
 
 def query_parameters() -> dict[str, frozenset[str]]:
@@ -64,12 +64,13 @@ def live_regions(template_name: str, **context) -> Response:
     current_app.update_template_context(context)
     env = template.new_context(context)
     # The template's top-level imports (`{% from ... import ... %}`) run in its root
-    # function, before it hands over to the page it extends: run that far (the parent's
-    # first chunk of text), so the block sees the macros it uses.
+    # function, which then registers the blocks of the page it extends and hands over to
+    # it: run that far (the parent's first chunk of text), so the block sees the macros it
+    # uses and the parent's blocks are known.
     root = template.root_render_func(env)
     next(root, None)
     root.close()
-    html = "".join(template.blocks[LIVE_BLOCK](env))
+    html = "".join(env.blocks[LIVE_BLOCK][0](env))
     response = Response(html, content_type="text/html; charset=utf-8")
     response.headers["Cache-Control"] = "no-store"
     response.vary.add(LIVE_HEADER)

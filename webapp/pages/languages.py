@@ -6,7 +6,7 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 from babel.numbers import format_decimal
-from flask import Flask, current_app, g, request, url_for
+from flask import Flask, current_app, g, has_app_context, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 from jinja2 import pass_context
 from markupsafe import Markup
@@ -110,6 +110,23 @@ def _bound_gettext(translations) -> dict:
     return {"_": gettext, "gettext": gettext, "ngettext": ngettext}
 
 
+def request_catalog():
+    """The request's catalog, looked up once per language and request.
+
+    Flask-Babel's own gettext looks it up on every call, and the macros a template imports
+    without its context (the Koi-Koi card chart, the option menus) call the environment's
+    gettext, not the bound ones above, hundreds of times per checker page.
+    """
+    if not has_app_context():
+        return get_translations()
+    kept = g.setdefault("catalogs", {})
+    lang = g.get("lang")  # what the locale is chosen from (see `current`)
+    found = kept.get(lang)
+    if found is None:
+        found = kept[lang] = get_translations()
+    return found
+
+
 def current() -> str:
     lang = g.get("lang")
     if lang in LANGUAGES:
@@ -123,6 +140,13 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["game"] = game_converter()
     app.url_map.strict_slashes = True
     Babel(app, locale_selector=current)
+    app.jinja_env.install_gettext_callables(  # as Flask-Babel installs them, one lookup each
+        gettext=lambda s: request_catalog().ugettext(s),
+        ngettext=lambda s, p, n: request_catalog().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: request_catalog().upgettext(c, s),
+        npgettext=lambda c, s, p, n: request_catalog().unpgettext(c, s, p, n),
+    )
 
     @app.url_value_preprocessor
     def pull_lang(endpoint, values):

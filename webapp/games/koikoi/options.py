@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext, ngettext, pgettext
+from flask_babel import get_locale, gettext, lazy_gettext, ngettext, pgettext
 
 from rulebook.i18n import N_
 from rulebook.koikoi.messages import ruleset_name
@@ -258,8 +259,16 @@ def option_label(option: str, value: Any) -> str:
     return choice_label(option, value)
 
 
-def option_choices(rb: Any, option: str, current: str = "") -> list[tuple[str, str, Any]]:
-    """(query value, label, JSON value) for an option's menu."""
+def option_choices(rb: Any, option: str, current: str = "") -> tuple[tuple[str, str, Any], ...]:
+    """(query value, label, JSON value) for an option's menu: the same for every request in
+    a language, so made once (a Koi-Koi checker tap shows some twenty menus)."""
+    return _option_choices(rb, str(get_locale()), option, current)
+
+
+@lru_cache(maxsize=2048)
+def _option_choices(rb: Any, locale: str, option: str,
+                    current: str) -> tuple[tuple[str, str, Any], ...]:
+    # `locale` is only the key: the labels below are in its language
     spec = rb.options[option]
     if option in PRESETS:
         values = list(PRESETS[option])
@@ -272,7 +281,7 @@ def option_choices(rb: Any, option: str, current: str = "") -> list[tuple[str, s
     for v in values:
         typed = decode(spec, v)[1]
         out.append((v, option_label(option, typed), typed))
-    return out
+    return tuple(out)
 
 
 def options_in_force(rb: Any, table: Table) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from markupsafe import Markup, escape
 from rulebook.i18n import N_
 from rulebook.koikoi.messages import ruleset_name
 
-from ..terms import GameTerms
+from ..terms import GameTerms, per_language
 
 KIND_LABELS = {
     "bright": N_("Bright"),
@@ -110,12 +110,18 @@ class KoikoiTerms(GameTerms):
                 self.gettext(INFERRED)))
         return shown
 
+    @per_language
     def yaku_html(self, yaku_id: str) -> Markup:
         return self.japanese_html(self.yaku(yaku_id), self.rb.japanese.yaku.get(yaku_id))
 
     def card_html(self, card: Any) -> Markup:
         """A card on a drawn tile: on Japanese pages its written name with the reading; on
         the others its name, then the written name and the romaji on lines of their own."""
+        return self._card_html(card.slug)
+
+    @per_language
+    def _card_html(self, slug: str) -> Markup:
+        card = self.rb.card(self.rb.card_by_slug[slug])
         japanese = self.rb.japanese.cards.get(card.slug)
         if japanese is None or self.lang == "ja":
             return self.japanese_html(self.card(card), japanese)
@@ -123,6 +129,7 @@ class KoikoiTerms(GameTerms):
                       '<span class="jp-name jp-name--line" lang="ja-Latn">{}</span>').format(
             self.card(card), japanese.written, japanese.romaji)
 
+    @per_language
     def month_html(self, number: int) -> Markup:
         return self.japanese_html(self.month(number), self.rb.japanese.months.get(number))
 

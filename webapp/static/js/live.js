@@ -1,10 +1,13 @@
 /* Live forms, for any checker: the page works without this file, and it knows no game.
 
    A form marked `data-live` is a GET form whose page the server renders from the query.
-   This script sends the form as it is (with the button pressed, if any) and puts the
-   regions marked `data-live-region` of the page the server answers in place of the
-   current ones, so the ruling follows every change without a reload; the address bar
-   follows too (the answer's `data-live-address`, the form's tidy address, if it has one). Two kinds of buttons change a field here before asking:
+   This script sends the form as it is (with the button pressed, if any), asking with the
+   header `Shinpan-Live: regions` for what lies inside the page's <main> alone (the server
+   may still answer a whole page), and puts the regions marked `data-live-region` of that
+   answer in place of the current ones, so the ruling follows every change without a
+   reload; the address bar follows too (the answer's `data-live-address`, the form's tidy
+   address, if it has one). The service worker keeps the answer as the page's offline copy
+   (static/js/sw.js). Two kinds of buttons change a field here before asking:
      data-step="+1" data-for="<input id>"   add to a number, within its min and max;
      data-fill="<input name>"                put the button's value in the first empty
                                              field of that name.
@@ -108,7 +111,8 @@
     var mine = ++asked;
     var url = address(submitter);
     form.setAttribute("aria-busy", "true");
-    fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+    fetch(url, { headers: { Accept: "text/html", "Shinpan-Live": "regions" },
+                 credentials: "same-origin" })
       .then(function (response) {
         if (response.status >= 500) { throw new Error(String(response.status)); }
         return response.text().then(function (html) { return [response.url, html]; });

@@ -7,12 +7,15 @@
    - Static files with content-hashed names (never changed): from the copy once fetched.
    - The scoring checker and the API are never answered from a copy, not even the
      browser's HTTP cache: a ruling is always the referee's answer of the moment. What is
-     kept of a checker page is its form: each checker page the server answers (a
-     navigation, or static/js/live.js asking) is kept under the address the page shows,
-     with what lies between `<!--ruling-->` and `<!--/ruling-->` cut out and the notes
-     marked `data-copy-show` and `data-live-offline` shown. Opened without a network, that
-     copy shows what was entered and says the ruling comes with the connection; live.js
-     then asks the server again (the whole page, once it answers).
+     kept of a checker page is its form: each checker page the server answers is kept
+     under the address the page shows, with what lies between `<!--ruling-->` and
+     `<!--/ruling-->` cut out and the notes marked `data-copy-show` and `data-live-offline`
+     shown. A navigation's answer is a whole page; static/js/live.js asks for what lies
+     inside `<main>` alone (`Shinpan-Live: regions`), which is kept inside the `<main>` of
+     the checker page last kept at the same path (same game and language), so the copy
+     holds the state after the last tap. Opened without a network, that copy shows what
+     was entered and says the ruling comes with the connection; live.js then asks the
+     server again (the whole page, once it answers).
    - A page that was never read: the offline page in the page's language, kept from the
      first page read in that language; else the browser's own offline page.
    - A new version of this file (a deploy that changes it) makes new copies: its
@@ -112,23 +115,52 @@ function keepFiles(html, base) {
   }));
 }
 
-// A checker page as the server answered it, kept as its form: the ruling cut out, the
-// notes for a copy shown, under the address the page itself gives (`data-live-address`,
-// where live.js puts the tidy address of a form it sent), else the answer's.
+// A checker page as the server answered it, kept as its form: a whole page (a navigation,
+// or a live update the server's page cache answered whole) as it is; what lies inside
+// <main> alone (a live update) inside the <main> of the page last kept at its path, or of
+// the whole page fetched once where none is kept yet.
 function keepForm(response) {
   if ((response.headers.get("Content-Type") || "").indexOf("text/html") !== 0) { return null; }
-  var url = new URL(response.url);
+  var url = response.url;
   return response.text().then(function (html) {
-    var own = /\sdata-live-address="([^"]*)"/.exec(html);
-    var key = own ? new URL(own[1].replace(/&amp;/g, "&"), url.href) : url;
-    key.hash = "";
-    var form = html.replace(/<!--ruling-->[\s\S]*?<!--\/ruling-->/g, "")
-      .replace(/ data-copy-show hidden/g, " data-copy-show")
-      .replace(/ data-live-offline hidden/g, " data-live-offline")
-      .replace(/<html\b/, "<html data-copy");
-    return keep(FORMS, MAX_FORMS, key.href, new Response(form, {
-      headers: { "Content-Type": "text/html; charset=utf-8" } }));
+    if (/<html\b/.test(html)) { return keepCopy(url, html); }
+    return lastForm(new URL(url).pathname).then(function (page) {
+      var open = page && /<main\b[^>]*>/.exec(page);
+      var close = page ? page.lastIndexOf("</main>") : -1;
+      if (!open || close < open.index) {
+        return fetch(url, { cache: "no-cache" }).then(function (whole) {
+          return whole.ok && whole.type === "basic" ? keepForm(whole) : null;
+        });
+      }
+      var inside = open.index + open[0].length;
+      return keepCopy(url, page.slice(0, inside) + html + page.slice(close));
+    });
   });
+}
+
+// The text of the checker form kept last at `path` (any query), or null.
+function lastForm(path) {
+  return caches.open(FORMS).then(function (cache) {
+    return cache.keys().then(function (keys) {
+      var same = keys.filter(function (key) { return new URL(key.url).pathname === path; });
+      return same.length ? cache.match(same[same.length - 1]) : null;
+    });
+  }).then(function (kept) { return kept ? kept.text() : null; });
+}
+
+// A checker page kept as its form: the ruling cut out, the notes for a copy shown, under
+// the address the page itself gives (`data-live-address`, where live.js puts the tidy
+// address of a form it sent), else `url`. A page made from a kept one is marked once.
+function keepCopy(url, html) {
+  var own = /\sdata-live-address="([^"]*)"/.exec(html);
+  var key = new URL(own ? own[1].replace(/&amp;/g, "&") : url, url);
+  key.hash = "";
+  var form = html.replace(/<!--ruling-->[\s\S]*?<!--\/ruling-->/g, "")
+    .replace(/ data-copy-show hidden/g, " data-copy-show")
+    .replace(/ data-live-offline hidden/g, " data-live-offline")
+    .replace(/<html\b(?! data-copy)/, "<html data-copy");
+  return keep(FORMS, MAX_FORMS, key.href, new Response(form, {
+    headers: { "Content-Type": "text/html; charset=utf-8" } }));
 }
 
 function language(path) {
