@@ -1,4 +1,4 @@
-"""A bounded memo for what depends only on its inputs (an explanation, a pile's score).
+"""A bounded memo for what depends only on its inputs (a round's explanation).
 
 Least recently used entries go first once `size` are kept; a lock keeps it whole under a
 server's threads. Values must never be changed by a caller: keep immutable ones (tuples,
