@@ -2,12 +2,12 @@
 
 The game's web module reads the query and asks the referee (`WebGame.checker`); this view
 only renders what it answers, or follows the redirect a button pressed without
-JavaScript asks for. static/js/live.js sends the same form without reloading the page.
-A request with the header `Shinpan-Live: regions` (live.js sends it) gets only what lies
-inside the page's `<main>`: the base template's `inside_main` block, rendered alone by the same
-template code, so every region is the same bytes as in the full page, without the page around
-it (head, header, menus, footer). The service worker (static/js/sw.js) keeps the offline copy
-by putting that answer inside the `<main>` of the checker page it kept last.
+JavaScript asks for. static/js/live.js sends the same form without reloading the page,
+with the header `Shinpan-Live: regions`: such a request gets the game's `live.html`, the
+parts live.js puts in place (the regions whole, the fields whose marks it follows by their
+opening tags), each made by the macro that makes it on the full page, so it is the same
+bytes there, without the rest of the page. The page keeps its own offline copy (live.js
+hands it to static/js/sw.js).
 """
 from __future__ import annotations
 
@@ -28,7 +28,6 @@ from .rules import page_context
 
 bp = Blueprint("checker", __name__)
 LIVE_HEADER = "Shinpan-Live"  # for a live update; its value names what it replaces
-LIVE_BLOCK = "inside_main"  # base.html's block: all of <main>, every live region in it
 
 
 def query_parameters() -> dict[str, frozenset[str]]:
@@ -51,26 +50,18 @@ def checker(game: str):
     context = page_context(game, answer.pop("page_args"))
     context.update(answer)
     if request.headers.get(LIVE_HEADER) == "regions":
-        return live_regions(web.template("checker.html"), page="checker", base_url=base,
+        return live_regions(web.template("live.html"), page="checker", base_url=base,
                             **context)
     return render_template(web.template("checker.html"), page="checker", base_url=base,
                            **context)
 
 
 def live_regions(template_name: str, **context) -> Response:
-    """The template's LIVE_BLOCK alone, for the live update: never kept by a cache (the
+    """The game's live parts alone, for the live update: never kept by a cache (the
     address is the full page's), and marked as varying with the header that asked."""
-    template = current_app.jinja_env.get_template(template_name)
-    current_app.update_template_context(context)
-    env = template.new_context(context)
-    # The template's top-level imports (`{% from ... import ... %}`) run in its root
-    # function, which then registers the blocks of the page it extends and hands over to
-    # it: run that far (the parent's first chunk of text), so the block sees the macros it
-    # uses and the parent's blocks are known.
-    root = template.root_render_func(env)
-    next(root, None)
-    root.close()
-    html = "".join(env.blocks[LIVE_BLOCK][0](env))
+    app = current_app
+    app.update_template_context(context)
+    html = app.jinja_env.get_template(template_name).render(context)
     response = Response(html, content_type="text/html; charset=utf-8")
     response.headers["Cache-Control"] = "no-store"
     response.vary.add(LIVE_HEADER)

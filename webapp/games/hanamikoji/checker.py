@@ -64,6 +64,8 @@ def checker(rb: Any, args: Mapping[str, str], lang: str) -> Redirect | dict[str,
         "page_args": {key: arg(args, key)  # as asked: the page's notices name a bad one
                       for key in ("edition", "round_limit", "simultaneous_goal", "house")},
         "board": board_view(rb, form, field_errors) if form.mode == "board" else None,
+        # each geisha's favour marker: from round 2, or once one is off the middle
+        "show_markers": form.round not in ("", "1") or any(form.favor),
         "log_view": log_view(rb, form, ruling, names, said, next_index, awaiting_take,
                              refused=bool(next_answer) and not awaiting_take)
         if form.mode == "log" else None,
