@@ -129,8 +129,9 @@ def test_koikoi_checker_opens_offline_with_its_last_state(browser, live_server, 
 
 
 def test_a_tap_asks_for_its_regions_and_opens_offline_as_it_left(browser, live_server):
-    """live.js asks for what lies inside <main> alone; the worker keeps that answer inside the
-    page it kept, so the page opened offline afterwards holds the state after the tap."""
+    """live.js asks for the page's live parts alone and hands the page's copy to the worker
+    after each answer, so the page opened offline afterwards holds the state after the tap,
+    fields the answer does not carry included."""
     with own_phone(browser) as page:
         url = f"{live_server}/es/hanamikoji/score?na=Chiyo&nb=Haru"  # names no other test uses
         opened_once(page, url)
@@ -145,10 +146,16 @@ def test_a_tap_asks_for_its_regions_and_opens_offline_as_it_left(browser, live_s
         for whole in ("<html", "<head", "<header", "<footer", 'id="language-switcher"'):
             assert whole not in regions, f"{whole} came with a tap"
         settled(page)
+        assert page.url != url and page.input_value("#a-2") == "1"
+        kept_text(page, FORMS, page.url, 'id="a-2" name="a" min="0" max="2" step="1" '
+                                         'inputmode="numeric" value="1"')
+        # a field the answer does not carry (the page's copy holds what is typed in it)
+        page.locator("#setup summary").tap()
+        page.fill("#setup-house", "Oma Chiyo")
+        settled(page)
         after = page.url
-        assert after != url and page.input_value("#a-2") == "1"
-        kept_text(page, FORMS, after, 'id="a-2" name="a" min="0" max="2" step="1" '
-                                      'inputmode="numeric" value="1"')
+        assert "house=Oma" in after
+        kept_text(page, FORMS, after, 'value="Oma Chiyo"')
         page.context.set_offline(True)
         page.goto(after)  # opened again without a signal: the page as the tap left it
         assert_form_without_ruling(page)
@@ -156,6 +163,7 @@ def test_a_tap_asks_for_its_regions_and_opens_offline_as_it_left(browser, live_s
         assert page.locator("#site-header").count() == 1 and page.locator("footer").count() == 1
         assert page.input_value("#a-2") == "1"
         assert page.input_value("#name-a") == "Chiyo"
+        assert page.input_value("#setup-house") == "Oma Chiyo"
 
 
 def test_a_new_deploy_replaces_the_kept_forms(browser, live_server, monkeypatch):

@@ -2,12 +2,13 @@
 
    A form marked `data-live` is a GET form whose page the server renders from the query.
    This script sends the form as it is (with the button pressed, if any), asking with the
-   header `Shinpan-Live: regions` for what lies inside the page's <main> alone (the server
-   may still answer a whole page), and puts the regions marked `data-live-region` of that
-   answer in place of the current ones, so the ruling follows every change without a
-   reload; the address bar follows too (the answer's `data-live-address`, the form's tidy
-   address, if it has one). The service worker keeps the answer as the page's offline copy
-   (static/js/sw.js). Two kinds of buttons change a field here before asking:
+   header `Shinpan-Live: regions` for the page's live parts alone (the server may still
+   answer a whole page), and puts the regions marked `data-live-region` of that answer in
+   place of the current ones, so the ruling follows every change without a reload; the
+   address bar follows too (the answer's `data-live-address`, the form's tidy address, if
+   it has one). After each answer the page hands its offline copy to the service worker
+   (static/js/sw.js): the page as it now is, each field's value written into its tag.
+   Two kinds of buttons change a field here before asking:
      data-step="+1" data-for="<input id>"   add to a number, within its min and max;
      data-fill="<input name>"                put the button's value in the first empty
                                              field of that name.
@@ -126,7 +127,9 @@
         var tidy = fresh.querySelector("form[data-live-address]");
         var here = tidy ? tidy.getAttribute("data-live-address") : answer[0];
         if (!swap(fresh, button || submitter)) { window.location.assign(here); return; }
+        if (tidy) { form.setAttribute("data-live-address", here); }
         window.history.replaceState(null, "", here);
+        keepCopy(here);
       })
       .catch(function () {
         if (mine !== asked) { return; }
@@ -136,6 +139,32 @@
         retryWait = Math.min(retryWait * 2, RETRY_MOST);
       })
       .then(function () { if (mine === asked) { form.removeAttribute("aria-busy"); } });
+  }
+
+  // The offline copy, made here rather than by the worker: an answer holds the live parts
+  // alone, and only the page knows what is typed in its other fields. The worker cuts the
+  // ruling out of it and keeps it under `here` (static/js/sw.js).
+  function keepCopy(here) {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker) { return; }
+    var copy = document.documentElement.cloneNode(true);
+    var FIELDS = "input, select, textarea, option";
+    var copied = copy.querySelectorAll(FIELDS);
+    document.querySelectorAll(FIELDS).forEach(function (field, index) {
+      var into = copied[index];
+      if (field.tagName === "OPTION") { into.toggleAttribute("selected", field.selected); }
+      else if (field.tagName === "TEXTAREA") { into.textContent = field.value; }
+      else if (field.type === "checkbox" || field.type === "radio") {
+        into.toggleAttribute("checked", field.checked);
+      } else if (field.tagName === "INPUT" && field.type !== "submit" && field.type !== "button") {
+        into.setAttribute("value", field.value);
+      }
+    });
+    copy.querySelectorAll("form[aria-busy]").forEach(function (busy) {
+      busy.removeAttribute("aria-busy");
+    });
+    worker.postMessage({ type: "checker-copy", url: here,
+                         html: "<!doctype html>\n" + copy.outerHTML });
   }
 
   function later(button) {

@@ -10,12 +10,13 @@
      kept of a checker page is its form: each checker page the server answers is kept
      under the address the page shows, with what lies between `<!--ruling-->` and
      `<!--/ruling-->` cut out and the notes marked `data-copy-show` and `data-live-offline`
-     shown. A navigation's answer is a whole page; static/js/live.js asks for what lies
-     inside `<main>` alone (`Shinpan-Live: regions`), which is kept inside the `<main>` of
-     the checker page last kept at the same path (same game and language), so the copy
-     holds the state after the last tap. Opened without a network, that copy shows what
-     was entered and says the ruling comes with the connection; live.js then asks the
-     server again (the whole page, once it answers).
+     shown. A navigation's answer is a whole page, kept so. A tap (static/js/live.js asks
+     with `Shinpan-Live: regions`) is answered with the page's live parts alone: the page
+     itself then hands over its copy (a message: the page as it now is, with what is typed
+     in every field), kept the same way under the page's address, so the copy holds the
+     state after the last tap. Opened without a network, that copy shows what was entered
+     and says the ruling comes with the connection; live.js then asks the server again
+     (the whole page, once it answers).
    - A page that was never read: the offline page in the page's language, kept from the
      first page read in that language; else the browser's own offline page.
    - A new version of this file (a deploy that changes it) makes new copies: its
@@ -116,37 +117,30 @@ function keepFiles(html, base) {
 }
 
 // A checker page as the server answered it, kept as its form: a whole page (a navigation,
-// or a live update the server's page cache answered whole) as it is; what lies inside
-// <main> alone (a live update) inside the <main> of the page last kept at its path, or of
-// the whole page fetched once where none is kept yet.
+// or a live update the server's page cache answered whole). A live update's answer is the
+// page's live parts alone: the page hands over its copy itself (see the "message" handler).
 function keepForm(response) {
   if ((response.headers.get("Content-Type") || "").indexOf("text/html") !== 0) { return null; }
   var url = response.url;
   return response.text().then(function (html) {
-    if (/<html\b/.test(html)) { return keepCopy(url, html); }
-    return lastForm(new URL(url).pathname).then(function (page) {
-      var open = page && /<main\b[^>]*>/.exec(page);
-      var close = page ? page.lastIndexOf("</main>") : -1;
-      if (!open || close < open.index) {
-        return fetch(url, { cache: "no-cache" }).then(function (whole) {
-          return whole.ok && whole.type === "basic" ? keepForm(whole) : null;
-        });
-      }
-      var inside = open.index + open[0].length;
-      return keepCopy(url, page.slice(0, inside) + html + page.slice(close));
-    });
+    return /<html\b/.test(html) ? keepCopy(url, html) : null;
   });
 }
 
-// The text of the checker form kept last at `path` (any query), or null.
-function lastForm(path) {
-  return caches.open(FORMS).then(function (cache) {
-    return cache.keys().then(function (keys) {
-      var same = keys.filter(function (key) { return new URL(key.url).pathname === path; });
-      return same.length ? cache.match(same[same.length - 1]) : null;
-    });
-  }).then(function (kept) { return kept ? kept.text() : null; });
-}
+// The copy a checker page made of itself after a tap (static/js/live.js): kept like a
+// whole page, at an address of the same checker as the page that sends it.
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  var source = event.source && event.source.url ? new URL(event.source.url) : null;
+  if (data.type !== "checker-copy" || typeof data.html !== "string" || !source) { return; }
+  var url = new URL(String(data.url), source);
+  var path = url.pathname.slice(ROOT.length);
+  if (url.origin !== self.location.origin || url.pathname.indexOf(ROOT) !== 0
+      || !isChecker(path) || url.pathname !== source.pathname || !/<html\b/.test(data.html)) {
+    return;
+  }
+  event.waitUntil(keepCopy(url.href, data.html));
+});
 
 // A checker page kept as its form: the ruling cut out, the notes for a copy shown, under
 // the address the page itself gives (`data-live-address`, where live.js puts the tidy
@@ -155,9 +149,12 @@ function keepCopy(url, html) {
   var own = /\sdata-live-address="([^"]*)"/.exec(html);
   var key = new URL(own ? own[1].replace(/&amp;/g, "&") : url, url);
   key.hash = "";
+  // (a page's own copy is written as a browser writes a page: `hidden=""`, and an
+  // attribute set again comes last in its tag)
   var form = html.replace(/<!--ruling-->[\s\S]*?<!--\/ruling-->/g, "")
-    .replace(/ data-copy-show hidden/g, " data-copy-show")
-    .replace(/ data-live-offline hidden/g, " data-live-offline")
+    .replace(/<[^>]*\sdata-(?:copy-show|live-offline)\b[^>]*>/g, function (tag) {
+      return tag.replace(/\shidden(?:="")?(?=[\s>])/, "");
+    })
     .replace(/<html\b(?! data-copy)/, "<html data-copy");
   return keep(FORMS, MAX_FORMS, key.href, new Response(form, {
     headers: { "Content-Type": "text/html; charset=utf-8" } }));
