@@ -24,9 +24,12 @@ from flask import (
 )
 
 from ..games import GAMES, Redirect
+from . import fragments
 from .rules import page_context
 
 bp = Blueprint("checker", __name__)
+bp.add_app_template_global(fragments.kept, "kept")
+bp.add_app_template_filter(fragments.marks, "marks")
 LIVE_HEADER = "Shinpan-Live"  # for a live update; its value names what it replaces
 
 
