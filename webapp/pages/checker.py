@@ -51,6 +51,7 @@ def checker(game: str):
     if isinstance(answer, Redirect):
         return redirect(base + ("?" + answer.query if answer.query else ""), code=303)
     context = page_context(game, answer.pop("page_args"))
+    context["rule_url"] = fragments.kept_rule_url(game, context["state"], context["rule_url"])
     context.update(answer)
     if request.headers.get(LIVE_HEADER) == "regions":
         return live_regions(web.template("live.html"), page="checker", base_url=base,
