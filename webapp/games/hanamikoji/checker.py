@@ -2,7 +2,7 @@
 what the page shows (the board, the action log and its next action, the verdict)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,16 +118,37 @@ def _field_errors(form: Form, problems: list[dict]) -> dict[str, list[dict]]:
     return field_errors
 
 
-def _queries(form: Form, ruling: Mapping[str, Any] | None) -> dict[str, str | None]:
+def _queries(form: Form, ruling: Mapping[str, Any] | None) -> Mapping[str, str | None]:
     """The page's addresses: the address bar's (static/js/live.js), the permalink, the
-    two ways of entering a fresh round, and the next round's."""
-    return {
-        "state": query_string(query(form)),
-        "permalink": query_string(query(form, with_next=False)),
-        "board": query_string(query(form, mode="board", fresh=True)),
-        "log": query_string(query(form, mode="log", fresh=True)),
-        "next": query_string(next_round(form, ruling)) if ruling and ruling["next"] else None,
-    }
+    two ways of entering a fresh round, and the next round's. Each is made when the page
+    first asks for it: a tap's answer shows neither way of entering a fresh round."""
+    return _Addresses({
+        "state": lambda: query_string(query(form)),
+        "permalink": lambda: query_string(query(form, with_next=False)),
+        "board": lambda: query_string(query(form, mode="board", fresh=True)),
+        "log": lambda: query_string(query(form, mode="log", fresh=True)),
+        "next": lambda: (query_string(next_round(form, ruling))
+                         if ruling and ruling["next"] else None),
+    })
+
+
+class _Addresses(Mapping[str, "str | None"]):
+    """Addresses by name, each made once, when first read."""
+
+    def __init__(self, makers: dict[str, Callable[[], str | None]]):
+        self._makers = makers
+        self._made: dict[str, str | None] = {}
+
+    def __getitem__(self, name: str) -> str | None:
+        if name not in self._made:
+            self._made[name] = self._makers[name]()
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._makers)
+
+    def __len__(self) -> int:
+        return len(self._makers)
 
 
 def _sheet(rb: Any, form: Form, request_doc: Mapping[str, Any] | None,
