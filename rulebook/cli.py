@@ -91,7 +91,8 @@ def write_out(data: bytes) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="shinpan", description="Referee for Hanamikoji and Koi-Koi.")
-    commands = parser.add_subparsers(dest="command", required=True)
+    # `prog` given: argparse would otherwise lay out a usage line to find it (shutil, bz2, lzma)
+    commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
     score = commands.add_parser("score", help="score a request (JSON or YAML; '-' reads standard input)")
     score.add_argument("file", help="request file, or - for standard input")
     output = score.add_mutually_exclusive_group()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -62,6 +61,8 @@ def _reject_constant(name: str) -> Any:
 def _number(text: str) -> int | float:
     """A JSON number with a fraction or an exponent: the integer when its exact value is
     whole, else the float. Past MAX_DIGITS digits (or infinite as a float): too large."""
+    from decimal import Decimal  # only for such a number: not on a cold command's way
+
     value = Decimal(text)
     if value == value.to_integral_value():
         if value.adjusted() >= MAX_DIGITS:
