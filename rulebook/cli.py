@@ -130,7 +130,7 @@ def parse_document(text: str, t=None) -> Any:
     one that is neither JSON nor YAML."""
     t = t or translator(DEFAULT_LANGUAGE)
     try:
-        return jsonio.loads(text)
+        return jsonio.read_one(text)
     except jsonio.JSONError as exc:
         if exc.message not in (jsonio.SYNTAX, jsonio.EMPTY):
             raise  # JSON, but not an acceptable request: YAML would not read it better
