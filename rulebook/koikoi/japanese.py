@@ -6,13 +6,12 @@ its reading; the other languages show the romaji and the written form beside the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..loader import RulebookError
 
 
-@dataclass(frozen=True, slots=True)
-class JapaneseName:
+class JapaneseName(NamedTuple):
     written: str  # 猪鹿蝶, 松に鶴
     reading: str  # in kana: いのしかちょう
     romaji: str  # Hepburn: Ino-shika-chō

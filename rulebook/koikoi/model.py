@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..loader import (
     RulebookError,
@@ -46,15 +46,13 @@ SCHEMA = FOLDER / "schemas" / "rulebook.schema.json"
 KINDS = ("bright", "animal", "ribbon", "plain")
 
 
-@dataclass(frozen=True, slots=True)
-class Month:
+class Month(NamedTuple):
     id: str
     number: int
     name: str  # the month's flower, in English
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(NamedTuple):
     index: int
     slug: str
     month: int
@@ -68,8 +66,7 @@ class Card:
         return 1 << self.index
 
 
-@dataclass(frozen=True, slots=True)
-class Yaku:
+class Yaku(NamedTuple):
     id: str
     name: str
     romaji: str
@@ -91,24 +88,22 @@ class Yaku:
         return self.match == "hand"
 
 
-@dataclass(frozen=True, slots=True)
-class YakuValue:
+class YakuValue(NamedTuple):
     points: int | None  # None: no source documents the value
     extra: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class OptionSpec:
+class OptionSpec(NamedTuple):
     id: str
     label: str  # its name in menus and messages (English; the catalogs translate it)
     rule: str
     default: Any
+    values: dict[str, YakuValue]  # where a ruleset lacks the yaku
     choices: tuple[Any, ...] | None = None
     int_min: int | None = None
     int_max: int | None = None
     nullable: bool = False
     switches: tuple[str, ...] = ()  # yaku this true/false option turns on or off
-    values: dict[str, YakuValue] = field(default_factory=dict)  # where a ruleset lacks the yaku
     spoils: int = 0  # mask of cards that, when the option is on, cancel the viewings
     sources: tuple[str, ...] = ()  # where the variant is described (keys of rb.sources)
     concerns: tuple[str, ...] = ()  # the yaku it is about (none: every ruleset)
@@ -137,8 +132,7 @@ class OptionSpec:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Ruleset:
+class Ruleset(NamedTuple):
     id: str
     name: str
     rule: str
@@ -146,13 +140,12 @@ class Ruleset:
     values: dict[str, YakuValue]  # absent: the yaku is not part of this ruleset
     stacks: tuple[frozenset[str], ...]
     options: dict[str, Any]  # documented defaults; the rest fall back to OptionSpec.default
+    provenance: dict[str, Sourced]  # facts read another way
     basis: str = "printed"  # how its sources state its facts (rulebook/sources.py BASES)
-    provenance: dict[str, Sourced] = field(default_factory=dict)  # facts read another way
     inapplicable: frozenset[str] = frozenset()  # options about yaku it does not have
 
 
-@dataclass(frozen=True, slots=True)
-class KoikoiMode:
+class KoikoiMode(NamedTuple):
     """A value of the option koikoi_multiplier: whose calls count, and how."""
 
     calls: str  # "opponent" | "winner" | "both" | "none"
@@ -160,8 +153,7 @@ class KoikoiMode:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
-class FieldMode:
+class FieldMode(NamedTuple):
     """A value of the option field_multiplier: x max(at_least, base + per_bright * n)."""
 
     base: int
@@ -178,8 +170,7 @@ class FieldMode:
         return self.per_bright != 0
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(NamedTuple):
     id: str
     title: str
     rules: dict[str, str]

@@ -7,7 +7,6 @@ the month of its round (Cards of the Month); without a month that yaku cannot be
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -19,8 +18,7 @@ DROPPED_SPOILED = "viewing-spoiled"
 DROPPED_ALONE = "viewing-alone"
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(NamedTuple):
     yaku: Yaku
     points: int
     cards: int  # mask of the pile's cards that make the yaku
@@ -34,8 +32,7 @@ class Dropped(NamedTuple):
     cards: int = 0  # DROPPED_SPOILED: the spoiling cards in the pile
 
 
-@dataclass(frozen=True, slots=True)
-class PileScore:
+class PileScore(NamedTuple):
     scored: tuple[Scored, ...]  # the yaku that score, in rulebook order
     dropped: tuple[Dropped, ...]  # complete yaku that do not score, with the reason
     # complete yaku whose value the ruleset does not document: the pile cannot be scored
@@ -53,16 +50,14 @@ class PileScore:
 NO_YAKU = PileScore((), ())
 
 
-@dataclass(frozen=True, slots=True)
-class Multiplier:
+class Multiplier(NamedTuple):
     reason: str
     factor: int
     rule: str
     calls: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class _Compiled:
+class _Compiled(NamedTuple):
     """One yaku, ready to match against one kind-mask variant."""
     yaku: Yaku
     index: int
