@@ -194,10 +194,15 @@ class Scorer:
 
     def _score_variant(self, pile: int, tests: tuple[tuple[_Compiled, int, int, int, bool], ...],
                        month: int | None) -> PileScore:
+        # The hot path: the yaku the pile can hold at all, in one comprehension of plain
+        # numbers (most piles hold none; a month's yaku always passes and is tested below).
+        held = [t for t in tests if pile & t[1] == t[1] and (pile & t[2]).bit_count() >= t[3]]
+        if not held:
+            return NO_YAKU
         matched: dict[int, Scored] = {}
         dropped: list[Dropped] = []
         unknown: list[Yaku] = []
-        for c, needed, counted, least, by_month in tests:  # the hot loop: plain numbers
+        for c, needed, counted, least, by_month in held:
             if by_month:
                 if month is None:
                     continue
