@@ -25,7 +25,6 @@ The rulesets, as every page that compares or finds them reads them (a stable con
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -176,8 +175,10 @@ class Section(NamedTuple):
     rules: dict[str, str]
 
 
-@dataclass(frozen=True, eq=False)
-class Rulebook:
+class Rulebook(NamedTuple):
+    """The Koi-Koi rulebook, one object per file loaded: compared and hashed by identity (a
+    cache key of the web side's per-rulebook look-ups), as its `cache` fills as it is used."""
+
     source_file: str
     title: str
     canonical_source: str  # a key of `sources`
@@ -206,23 +207,28 @@ class Rulebook:
     disagreements: tuple[dict[str, Any], ...]
     faq: tuple[dict[str, Any], ...]
     sections: tuple[Section, ...]
-    notes: dict[str, str] = field(default_factory=dict)  # note id -> English remark
-    rules: dict[str, str] = field(default_factory=dict)
-    titles: dict[str, str] = field(default_factory=dict)  # rule id -> short English title
-    asked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ways players ask (search)
-    card_by_slug: dict[str, int] = field(default_factory=dict)
-    yaku_by_id: dict[str, Yaku] = field(default_factory=dict)
-    month_by_number: dict[int, Month] = field(default_factory=dict)
-    kind_masks: dict[str, int] = field(default_factory=dict)
-    dual_masks: dict[str, int] = field(default_factory=dict)  # kind -> cards that may also be it
-    month_masks: dict[int, int] = field(default_factory=dict)
-    switches: dict[str, tuple[str, ...]] = field(default_factory=dict)  # yaku -> its options
+    notes: dict[str, str]  # note id -> English remark
+    rules: dict[str, str]
+    titles: dict[str, str]  # rule id -> short English title
+    asked: dict[str, tuple[str, ...]]  # ways players ask (search)
+    card_by_slug: dict[str, int]
+    yaku_by_id: dict[str, Yaku]
+    month_by_number: dict[int, Month]
+    kind_masks: dict[str, int]
+    dual_masks: dict[str, int]  # kind -> cards that may also be it
+    month_masks: dict[int, int]
+    switches: dict[str, tuple[str, ...]]  # yaku -> its options
     # The options a pile's score depends on (the key of a compiled scorer).
-    scorer_options: tuple[str, ...] = ()
+    scorer_options: tuple[str, ...]
     # Compiled scorers, filled lazily per (ruleset, options); see rulebook.koikoi.scoring.
-    cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    cache: dict[Any, Any]
     # Japanese names of months, cards and yaku (rulebook/koikoi/japanese.py).
-    japanese: JapaneseNames = field(default_factory=JapaneseNames)
+    japanese: JapaneseNames
+
+    # One rulebook is one object (a named tuple would compare and hash its fields).
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __hash__ = object.__hash__
 
     def card(self, index: int) -> Card:
         return self.cards[index]
@@ -690,6 +696,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         month_masks=month_masks,
         switches=switches,
         scorer_options=scorer_options,
+        cache={},
         japanese=read_japanese(data, {m.id: m.number for m in months}, set(by_slug),
                                {y.id: y.romaji for y in yaku}, set(data["sources"])),
     )

@@ -269,6 +269,6 @@ def test_a_cold_command_imports_only_the_game_it_scores(tmp_path, request_, game
     assert f"rulebook.{game}.referee" in loaded
     assert not [m for m in loaded if m.split(".")[0] in NEVER], "imported for one round"
     assert not [m for m in loaded if m.startswith(f"rulebook.{other}")], f"{other} imported"
-    if game == "hanamikoji":  # its records are named tuples; orjson (which brings
-        # dataclasses) waits for a second document: the standard library reads one
-        assert "dataclasses" not in loaded and "orjson" not in loaded
+    # the records are named tuples, and orjson (which brings dataclasses) waits for a second
+    # document: the standard library reads one
+    assert "dataclasses" not in loaded and "orjson" not in loaded
