@@ -12,8 +12,13 @@ The human-readable ruling shows characters a terminal would act on instead of sh
 and the like: a player's name cannot colour, move or reverse the text. `--json` and
 `--jsonl` write the names as they are.
 
-Start-up is kept short: PyYAML is imported only for a document that is not JSON, and
-the rulebook's schema check is skipped when its verdict is cached (rulebook/loader.py).
+Start-up is kept short (a cold process is mostly imports): PyYAML is imported only for a
+document that is not JSON, the rulebook's schema check is skipped when its verdict is
+cached (rulebook/loader.py), the one document is read by the standard library
+(jsonio.read_one: orjson's import costs more than it saves on one request), only the game
+asked is imported, and its records are named tuples, not dataclasses (each costs about a
+millisecond to define). `python -m tools.bench_start` times it (tests/rules/test_cli.py
+holds what a cold command imports).
 """
 from __future__ import annotations
 
