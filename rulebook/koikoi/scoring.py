@@ -286,7 +286,7 @@ def _union(stacks: Iterable[frozenset[str]], pair: tuple[str, str]) -> frozenset
 
 
 def scorer_for(rb: Rulebook, ruleset: str, options: dict[str, Any]) -> Scorer:
-    key = (ruleset, *(options[k] for k in rb.scorer_options))
+    key = (ruleset, *map(options.__getitem__, rb.scorer_options))  # once per request: C calls
     found = rb.cache.get(key)
     if found is None:
         found = rb.cache[key] = Scorer(rb, ruleset, options)
