@@ -6,17 +6,23 @@ The API accepts schema-valid JSON that the rules then refuse (422: a side withou
 cards is well-formed JSON), and it reads an unknown `lang` as "no preference", so the
 positive- and negative-data acceptance checks do not apply. Schemathesis's WSGI client
 asks for gzip but does not decode it, so these calls ask for identity (compression has
-its own tests in test_production.py and test_serving.py)."""
+its own tests in test_production.py and test_serving.py).
+
+Schemathesis's coverage phase (each operation's boundary and wrong-type cases, about 1,100
+requests) is built as the test is collected, in every pytest-xdist worker: 2 to 3 s of CPU
+each, and 6 s to run. `make test-deep` runs it; `make test` runs the examples and the
+fuzzing phase (tests/budget.py)."""
 from __future__ import annotations
 
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 
-from tests.budget import examples
+from tests.budget import DEEP, examples
 from webapp import create_app
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", create_app({"TESTING": True}))
+schema.config.phases.coverage.enabled = DEEP
 CHECKS = [checks.not_a_server_error, checks.status_code_conformance,
           checks.content_type_conformance, checks.response_schema_conformance,
           checks.response_headers_conformance]

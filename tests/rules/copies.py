@@ -6,11 +6,16 @@ from pathlib import Path
 
 import yaml
 
+# libyaml's safe loader and dumper: the same documents, read and written about ten times
+# faster than PyYAML's pure-Python ones (a rulebook is thousands of lines).
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
 
 def modified_copy(source: Path, folder: Path, change: Callable[[dict], None]) -> Path:
     """A copy of the rulebook YAML at `source` in `folder`, changed by `change(data)`."""
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data = yaml.load(source.read_text(encoding="utf-8"), Loader=LOADER)
     change(data)
     path = folder / source.name
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    path.write_text(yaml.dump(data, Dumper=DUMPER, allow_unicode=True), encoding="utf-8")
     return path

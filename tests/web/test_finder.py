@@ -25,6 +25,7 @@ from rulebook.i18n import LANGUAGES
 from rulebook.koikoi.model import DEFAULT_PATH as KOIKOI_YAML
 from rulebook.koikoi.model import build_rulebook as build_koikoi
 from tests.budget import examples
+from tests.rules.copies import LOADER
 from webapp.games import GAMES
 from webapp.games.finding import MAX_QUESTIONS, UNKNOWN, choose, nearest
 from webapp.games.hanamikoji.finder import HanamikojiFinder
@@ -32,8 +33,8 @@ from webapp.games.koikoi.finder import KoikoiFinder
 from webapp.games.koikoi.options import encode, parse_table
 
 GAME_SLUGS = ("koikoi", "hanamikoji")
-KOIKOI_DATA = yaml.safe_load(KOIKOI_YAML.read_text(encoding="utf-8"))
-HANAMIKOJI_DATA = yaml.safe_load(HANAMIKOJI_YAML.read_text(encoding="utf-8"))
+KOIKOI_DATA = yaml.load(KOIKOI_YAML.read_text(encoding="utf-8"), Loader=LOADER)
+HANAMIKOJI_DATA = yaml.load(HANAMIKOJI_YAML.read_text(encoding="utf-8"), Loader=LOADER)
 
 
 def html_of(response) -> str:
