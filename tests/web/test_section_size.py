@@ -4,6 +4,7 @@ in Chromium: tests/e2e/test_site_e2e.py::test_the_page_is_about_as_long_on_arriv
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pytest
 
@@ -42,9 +43,14 @@ def test_longer_text_more_rows_and_a_picture_never_shrink_the_estimate():
         assert section_size.estimate(band, picture) > base
 
 
-def test_wide_characters_count_double_and_a_folded_chart_counts_its_summary_only():
+def test_wide_characters_count_double_and_a_folded_chart_counts_its_summary_only(client):
     assert section_size.features("<p>ab</p>")[0] == 2
     assert section_size.features("<p>猪鹿</p>")[0] == 4
+    # as wide as Unicode says, for every character of the Japanese pages
+    for game in ("hanamikoji", "koikoi"):
+        text = " ".join(re.sub(r"<[^>]+>", " ", client.get(f"/ja/{game}/").get_data(as_text=True)).split())
+        assert section_size.features(f"<p>{text}</p>")[0] == len(text) + sum(
+            unicodedata.east_asian_width(ch) in "WF" for ch in text)
     folded = '<details class="figure-fold"><summary>Cards</summary><p>' + "x " * 500 + "</p></details>"
     assert section_size.features(folded) == section_size.features("<summary>")
 
