@@ -37,10 +37,10 @@ def test_longer_text_more_rows_and_a_picture_never_shrink_the_estimate():
     table = short + "<table>" + "<tr><td>a</td><td>b</td></tr>" * 12 + "</table>"
     picture = short + "<figure><p>x</p></figure>"
     for band in BANDS:
-        base = section_size.estimate(band, short)
-        assert section_size.estimate(band, longer) > base
-        assert section_size.estimate(band, table) > base
-        assert section_size.estimate(band, picture) > base
+        base = section_size.estimate(band, section_size.features(short))
+        assert section_size.estimate(band, section_size.features(longer)) > base
+        assert section_size.estimate(band, section_size.features(table)) > base
+        assert section_size.estimate(band, section_size.features(picture)) > base
 
 
 def test_wide_characters_count_double_and_a_folded_chart_counts_its_summary_only(client):
