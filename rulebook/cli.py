@@ -12,8 +12,13 @@ The human-readable ruling shows characters a terminal would act on instead of sh
 and the like: a player's name cannot colour, move or reverse the text. `--json` and
 `--jsonl` write the names as they are.
 
-Start-up is kept short: PyYAML is imported only for a document that is not JSON, and
-the rulebook's schema check is skipped when its verdict is cached (rulebook/loader.py).
+Start-up is kept short (a cold process is mostly imports): PyYAML is imported only for a
+document that is not JSON, the rulebook's schema check is skipped when its verdict is
+cached (rulebook/loader.py), the one document is read by the standard library
+(jsonio.read_one: orjson's import costs more than it saves on one request), only the game
+asked is imported, and its records are named tuples, not dataclasses (each costs about a
+millisecond to define). `python -m tools.bench_start` times it (tests/rules/test_cli.py
+holds what a cold command imports).
 """
 from __future__ import annotations
 
@@ -91,7 +96,8 @@ def write_out(data: bytes) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="shinpan", description="Referee for Hanamikoji and Koi-Koi.")
-    commands = parser.add_subparsers(dest="command", required=True)
+    # `prog` given: argparse would otherwise lay out a usage line to find it (shutil, bz2, lzma)
+    commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
     score = commands.add_parser("score", help="score a request (JSON or YAML; '-' reads standard input)")
     score.add_argument("file", help="request file, or - for standard input")
     output = score.add_mutually_exclusive_group()
@@ -129,7 +135,7 @@ def parse_document(text: str, t=None) -> Any:
     one that is neither JSON nor YAML."""
     t = t or translator(DEFAULT_LANGUAGE)
     try:
-        return jsonio.loads(text)
+        return jsonio.read_one(text)
     except jsonio.JSONError as exc:
         if exc.message not in (jsonio.SYNTAX, jsonio.EMPTY):
             raise  # JSON, but not an acceptable request: YAML would not read it better

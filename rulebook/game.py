@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast, runtime_checkable
 
 from .loader import load_schema
 
@@ -122,18 +120,26 @@ class GamePackage(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class Game:
-    """An entry of `rulebook.GAMES`: where a game's packages are."""
+# Each game's rulebook package, imported once: the score API asks for it on every request.
+_MODULES: dict[str, GamePackage] = {}
+
+
+class Game(NamedTuple):
+    """An entry of `rulebook.GAMES`: where a game's packages are. (The model's records are
+    named tuples, not dataclasses: each dataclass costs a cold process a millisecond or
+    more to define, and the `shinpan` command's start-up is mostly such definitions.)"""
 
     slug: str  # its id in URLs, requests (`"game"`) and the catalogs' contexts
     package: str  # the dotted name of its rulebook package
     web: str = ""  # the dotted name of its web package (default `webapp.games.<slug>`)
 
-    @cached_property
+    @property
     def module(self) -> GamePackage:
-        """Imported once: the score API asks for it on every request."""
-        return cast(GamePackage, importlib.import_module(self.package))
+        found = _MODULES.get(self.package)
+        if found is None:
+            found = _MODULES[self.package] = cast(GamePackage,
+                                                  importlib.import_module(self.package))
+        return found
 
     @property
     def web_module(self) -> str:

@@ -19,10 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import Decimal
 from typing import Any
-
-import orjson
 
 from .i18n import N_
 
@@ -62,6 +59,8 @@ def _reject_constant(name: str) -> Any:
 def _number(text: str) -> int | float:
     """A JSON number with a fraction or an exponent: the integer when its exact value is
     whole, else the float. Past MAX_DIGITS digits (or infinite as a float): too large."""
+    from decimal import Decimal  # only for such a number: not on a cold command's way
+
     value = Decimal(text)
     if value == value.to_integral_value():
         if value.adjusted() >= MAX_DIGITS:
@@ -143,8 +142,10 @@ def loads(data: bytes | str) -> Any:
     exact = _LONG_DIGITS.search(raw) is not None or _FRACTION.search(raw) is not None
     try:
         if exact:
-            document = json.loads(data, parse_constant=_reject_constant, parse_float=_number)
+            document = _exact(data)
         else:
+            import orjson  # here, not at the top: a cold command reads with read_one()
+
             document = orjson.loads(data)
     except json.JSONDecodeError as exc:  # orjson's error is a subclass
         raise _error(data, exc) from None
@@ -159,6 +160,25 @@ def loads(data: bytes | str) -> Any:
     check_depth(document, raw)
     if exact:
         check_text(document)
+    return document
+
+
+def _exact(data: bytes | str) -> Any:
+    return json.loads(data, parse_constant=_reject_constant, parse_float=_number)
+
+
+def read_one(text: str) -> Any:
+    """loads() for a process that reads one document (the `shinpan` command): the standard
+    library's parser, which is already imported, where orjson's import (~20 ms: it brings
+    dataclasses, inspect, uuid, datetime) would cost a cold command more than it saves on
+    one request. The same document as loads(); any refusal is loads()'s, word for word.
+    Text only: given bytes, the standard library would also read UTF-16 and a UTF-8 BOM."""
+    try:
+        document = _exact(text)
+        check_depth(document, text)
+        check_text(document)
+    except (ValueError, RecursionError, JSONError):  # a JSONDecodeError is a ValueError
+        return loads(text)  # raises JSONError as loads() words it
     return document
 
 
@@ -181,6 +201,8 @@ def check_text(document: Any) -> None:
 
 def dumps(document: Any) -> bytes:
     """Compact UTF-8 JSON; the standard library for what orjson refuses (big integers)."""
+    import orjson  # see loads()
+
     try:
         return orjson.dumps(document)
     except TypeError:

@@ -20,7 +20,6 @@ another value is the folder to read them from).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import marshal
 import os
@@ -65,8 +64,14 @@ def cache_dir() -> Path | None:
     return Path(base) / "shinpan"
 
 
+try:  # hashlib's own BLAKE2; importing hashlib would load OpenSSL too (~4 ms of a cold CLI)
+    from _blake2 import blake2b
+except ImportError:  # a Python built without it
+    from hashlib import blake2b
+
+
 def _verdict_name(raw: bytes, schema: Path) -> str:
-    digest = hashlib.blake2b(raw, digest_size=16)
+    digest = blake2b(raw, digest_size=16)
     digest.update(schema.read_bytes())
     digest.update(CHECK_VERSION)
     return f"rulebook-{digest.hexdigest()}.marshal"

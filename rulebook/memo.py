@@ -2,11 +2,11 @@
 
 Least recently used entries go first once `size` are kept; a lock keeps it whole under a
 server's threads. Values must never be changed by a caller: keep immutable ones (tuples,
-frozen dataclasses) and build fresh containers from them.
+named tuples) and build fresh containers from them.
 """
 from __future__ import annotations
 
-import threading
+from _thread import allocate_lock  # threading's Lock, without importing threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
@@ -18,7 +18,7 @@ class Memo(Generic[V]):
     def __init__(self, size: int) -> None:
         self.size = size
         self._kept: OrderedDict[Hashable, V] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
 
     def get(self, key: Hashable, make: Callable[[], V]) -> V:
         """The value kept for `key`, else `make()` (outside the lock), kept."""

@@ -13,8 +13,7 @@ The codes of situations every game shares live here, with one message each.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .i18n import N_, listed
 from .outcomes import Kind
@@ -44,8 +43,7 @@ EXPECTED = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     code: str
     path: str
     rule: str
@@ -57,8 +55,7 @@ class Problem:
                 "message": self.message, "kind": self.kind}
 
 
-@dataclass(frozen=True, slots=True)
-class Ruling:
+class Ruling(NamedTuple):
     """A referee's answer: the response document, and what a refusal is (its kind)."""
 
     document: dict[str, Any]

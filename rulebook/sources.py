@@ -11,8 +11,7 @@ How one fact was read is a `Sourced(basis, sources, note)`: every game's ruleboo
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 # How a fact was read, from the firmest to none; pages say it in words beside the fact.
 BASES = {
@@ -33,8 +32,7 @@ BASES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """A document facts come from: `about` is English (translated), `title` stays as printed,
     `short` is the proper name a page cites it by (a site or a work, never translated), `url`
     its public address when it has one page."""
@@ -53,8 +51,7 @@ class Source:
         return self.short or self.title or self.where.split(",")[0].split("/")[0]
 
 
-@dataclass(frozen=True, slots=True)
-class Sourced:
+class Sourced(NamedTuple):
     """How a fact was read (`basis`, one of BASES) and from where (`sources`, keys of the
     rulebook's `sources:`); `note` is the id of a short English remark (the rulebook's
     `notes:`, translated with the message context `note.<id>`), or None."""

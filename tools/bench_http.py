@@ -27,9 +27,11 @@ more CPU per request than granian does for a kept page, so it would measure itse
   ETag and bytes); the CPU of a fresh render beside a kept one, in-process
 * a checker tap (one control changed), server CPU in-process: the live update
   (`Shinpan-Live: regions`: live.js's regions) beside the full page      target <= 1.5 ms
-* start-up: create_app() in a fresh interpreter (target <= 150 ms), and `shinpan score` on
-  one round: cold (a fresh process, an empty cache folder; target <= 100 ms), a fresh
-  process with the rulebooks' verdict kept, and warm (main() again in one process)
+* start-up (tools/bench_start.py): a fresh interpreter's import of Flask, then of the app,
+  then create_app() (target <= 150 ms, on create_app() alone), and `shinpan score` on one
+  round, wall and CPU: cold (a fresh process, an empty cache folder; target <= 100 ms), a
+  fresh process with the rulebooks' verdict kept, cold from an installed wheel (no
+  editable finder), and warm (main() again in one process)
 * in-process CPU per score request (no HTTP): product, Flask echo, referee + JSON alone
 """
 from __future__ import annotations
@@ -41,9 +43,7 @@ import platform
 import re
 import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rulebook.i18n import LANGUAGES
-from tools import loadgen, wrk
+from tools import bench_start, loadgen, wrk
 from tools.bench_referee import board_requests, koikoi_requests
 from tools.server import serve
 
@@ -105,66 +105,6 @@ def fetch(base: str, path: str, *headers: str) -> tuple[dict[str, str], bytes]:
         name, _, value = line.partition(":")
         fields[name.strip().lower()] = value.strip()
     return fields, body
-
-
-def process_ms(command: list[str], runs: int, cwd: str = "/") -> list[float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, cwd=cwd, check=False, capture_output=True)
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-def startup_ms(runs: int) -> list[float]:
-    code = ("import time; t = time.perf_counter(); import webapp; webapp.create_app(); "
-            "print((time.perf_counter() - t) * 1000)")
-    times = []
-    for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", code], cwd="/", check=True,
-                             capture_output=True, text=True).stdout
-        times.append(float(out.strip().splitlines()[-1]))
-    return times
-
-
-def cli_ms(runs: int) -> dict[str, list[float]]:
-    """`shinpan score` on one round, as whole processes: cold (a fresh process and an
-    empty cache folder: the first run after an install) and with the rulebooks' verdict
-    its first run left (rulebook/loader.py); and warm, the CLI's main() called again in
-    this process (everything imported and loaded)."""
-    from rulebook import cli
-
-    shinpan = str(Path(sys.executable).parent / "shinpan")
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-        handle.write(board_requests(1)[0])
-    saved = os.environ.get("SHINPAN_CACHE_DIR")
-    try:
-        cold = []
-        for _ in range(runs):
-            with tempfile.TemporaryDirectory(prefix="shinpan-cold-") as folder:
-                os.environ["SHINPAN_CACHE_DIR"] = folder
-                cold += process_ms([shinpan, "score", handle.name], 1)
-        with tempfile.TemporaryDirectory(prefix="shinpan-kept-") as folder:
-            os.environ["SHINPAN_CACHE_DIR"] = folder
-            process_ms([shinpan, "score", handle.name], 1)  # the first run leaves the verdict
-            kept = process_ms([shinpan, "score", handle.name], runs)
-            warm = []
-            with open(os.devnull, "w") as null:
-                stdout, sys.stdout = sys.stdout, null
-                try:
-                    for _ in range(runs + 1):
-                        start = time.perf_counter()
-                        cli.main(["score", handle.name])
-                        warm.append((time.perf_counter() - start) * 1000)
-                finally:
-                    sys.stdout = stdout
-        return {"cold": cold, "kept": kept, "warm": warm[1:]}
-    finally:
-        if saved is None:
-            os.environ.pop("SHINPAN_CACHE_DIR", None)
-        else:
-            os.environ["SHINPAN_CACHE_DIR"] = saved
-        os.unlink(handle.name)
 
 
 def unpack(body: bytes, encoding: str | None) -> bytes:
@@ -377,8 +317,8 @@ def main(argv: list[str] | None = None) -> int:
         permalink = [fetch(granian, CHECKER, "Accept-Encoding: gzip") for _ in range(2)]
     loads.append(os.getloadavg()[0])
     os.environ["SHINPAN_ACCESS_LOG"] = "0"  # in-process measurements below print no log
-    starts = startup_ms(args.starts)
-    cli = cli_ms(args.starts)
+    starts = bench_start.site(args.starts)
+    cli = bench_start.cli(args.starts, wheel=True)
     cpu = in_process_us(board_requests(300))
     fresh_ms, kept_ms = render_ms()
     taps = tap_ms()
@@ -424,17 +364,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {game} checker tap, server CPU in-process (median of {len(TAPS[game])} taps): "
               f"live regions {live:.2f} ms, full page {full:.2f} ms (target <= {TAP_TARGET_MS:g} "
               f"ms for the live update: {verdict(live <= TAP_TARGET_MS)})")
-    print(f"  create_app() start-up {statistics.median(starts):5.0f} ms median of {len(starts)} "
-          f"(min {min(starts):.0f}, max {max(starts):.0f}; target <= {START_TARGET_MS:.0f} ms: "
-          f"{verdict(statistics.median(starts) <= START_TARGET_MS)})")
-    for kind, label in (("cold", "cold (fresh process, empty cache folder)"),
-                        ("kept", "fresh process, the verdict kept"),
-                        ("warm", "warm (main() again in one process)")):
-        times = cli[kind]
-        print(f"  `shinpan score` one round, {label}: {statistics.median(times):6.1f} ms median "
-              f"of {len(times)} (min {min(times):.1f}, max {max(times):.1f})"
-              + (f"; target <= {CLI_TARGET_MS:.0f} ms: "
-                 f"{verdict(statistics.median(times) <= CLI_TARGET_MS)}" if kind == "cold" else ""))
+    for text in bench_start.lines(starts, cli, START_TARGET_MS, CLI_TARGET_MS):
+        print(text)
     print(f"  in-process CPU per score request (no HTTP): product {cpu['product']:.0f} us, "
           f"bare echo {cpu['baseline']:.0f} us; referee + response JSON alone "
           f"{cpu['referee']:.0f} us")

@@ -13,10 +13,9 @@ The editions, as every page that compares or finds them reads them (a stable con
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..loader import (
     RulebookError,
@@ -32,8 +31,7 @@ DEFAULT_PATH = FOLDER / "rulebook.yaml"
 SCHEMA = FOLDER / "schemas" / "rulebook.schema.json"
 
 
-@dataclass(frozen=True, slots=True)
-class Geisha:
+class Geisha(NamedTuple):
     id: str
     name: str
     charm: int
@@ -42,8 +40,7 @@ class Geisha:
     item: str
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     id: str
     rule: str
     cards: int
@@ -54,8 +51,7 @@ class Action:
     opponent_takes: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class RoundLimitRule:
+class RoundLimitRule(NamedTuple):
     """What an edition's book says about a game of at most `Rulebook.round_limit` rounds."""
 
     # "normal" (the game's own end; playing on is the option), "final" (the game's own end),
@@ -71,8 +67,7 @@ class RoundLimitRule:
         return self.status in ("normal", "final")
 
 
-@dataclass(frozen=True, slots=True)
-class Edition:
+class Edition(NamedTuple):
     id: str
     publisher: str
     language: str
@@ -88,15 +83,13 @@ class Edition:
     first_player_sourced: Sourced
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(NamedTuple):
     id: str
     title: str
     rules: dict[str, str]  # rule id -> English text
 
 
-@dataclass(frozen=True)
-class Rulebook:
+class Rulebook(NamedTuple):
     source_file: str
     title: str  # the game's name (English; the catalogs translate it)
     canonical_source: str  # a key of `sources`
@@ -121,12 +114,12 @@ class Rulebook:
     disagreements: tuple[dict[str, Any], ...]
     faq: tuple[dict[str, Any], ...]
     sections: tuple[Section, ...]
-    rules: dict[str, str] = field(default_factory=dict)  # every rule id -> English text
-    titles: dict[str, str] = field(default_factory=dict)  # rule id -> short English title
-    asked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ways players ask (search)
-    geisha_index: dict[str, int] = field(default_factory=dict)
+    rules: dict[str, str]  # every rule id -> English text
+    titles: dict[str, str]  # rule id -> short English title
+    asked: dict[str, tuple[str, ...]]  # ways players ask (search)
+    geisha_index: dict[str, int]
     # Per-language lookups computed once (see referee.Phrases); not part of the rules.
-    cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    cache: dict[Any, Any]
     # Languages whose action names are the site's own translation, not an edition's.
     own_action_names: tuple[str, ...] = ()
 
@@ -292,6 +285,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         titles=collect_titles(data),
         asked=collect_asked(data),
         geisha_index={g.id: i for i, g in enumerate(geishas)},
+        cache={},
         own_action_names=tuple(data.get("own_action_names", ())),
     )
 

@@ -7,7 +7,6 @@ this module plays the rounds in order and assembles the answer.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..memo import Memo
@@ -33,15 +32,17 @@ EXPLANATIONS_KEPT = 4096
 IN_PROGRESS = Decision("in_progress", None, None, ("turn.alternate",), ())
 
 
-@dataclass
 class Match:
     """The rounds played so far: their entries in the response, and what they decided."""
 
-    favor: list[str | None]
-    rounds: list[dict[str, Any]] = field(default_factory=list)
-    standings: list[Standing] = field(default_factory=list)
-    decision: Decision | None = None  # the last scored round's, under the chosen reading
-    in_progress: bool = False
+    __slots__ = ("decision", "favor", "in_progress", "rounds", "standings")
+
+    def __init__(self, favor: list[str | None]) -> None:
+        self.favor = favor
+        self.rounds: list[dict[str, Any]] = []
+        self.standings: list[Standing] = []
+        self.decision: Decision | None = None  # the last scored round's, under the chosen reading
+        self.in_progress = False
 
 
 def referee(request: Any, lang: str = "en", rulebook: Rulebook | None = None) -> dict[str, Any]:

@@ -7,8 +7,7 @@ break and a message in the request's language (see rulebook/problems.py for the 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..i18n import N_, Np_, listed, translator
 from ..players import OTHER, PLAYERS, Names
@@ -136,14 +135,12 @@ MP = {
 GEISHA_IDS = N_("a list of geisha ids")
 
 
-@dataclass(frozen=True, slots=True)
-class Start:
+class Start(NamedTuple):
     round: int
     favor: list[str | None]
 
 
-@dataclass(slots=True)
-class RoundInput:
+class RoundInput(NamedTuple):
     """One round as read: its board (cards per side after scoring), or its log replayed."""
 
     number: int

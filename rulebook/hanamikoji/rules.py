@@ -5,16 +5,14 @@ sentences that explain them are in `explain.py`, the reading of requests in `req
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..outcomes import Status
 from ..players import OTHER, PLAYERS
 from .model import Rulebook
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(NamedTuple):
     """The reading in force: an edition plus the variants."""
 
     edition: str
@@ -27,8 +25,7 @@ class Config:
         return {"round_limit": self.round_limit, "simultaneous_goal": self.clash_winner}
 
 
-@dataclass(slots=True)
-class Standing:
+class Standing(NamedTuple):
     """Where a round leaves the markers: what every reading decides from."""
 
     round: int
@@ -50,8 +47,7 @@ class Standing:
 Step = tuple[str, "str | None", dict[str, Any]]  # (explanation key, rule id, values)
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     status: Status
     winner: str | None
     reason: str | None
@@ -176,15 +172,13 @@ def play_out(rb: Rulebook, standings: list[Standing], config: Config) -> tuple[D
 
 
 # -- other readings of the same rounds ------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     config: Config
     label: str  # explanation key naming the reading
     edition: str | None = None  # set for "another edition"
 
 
-@dataclass(frozen=True, slots=True)
-class Alternative:
+class Alternative(NamedTuple):
     reading: Reading
     decision: Decision
     round: int  # the round it would be decided in
@@ -207,8 +201,8 @@ def _readings(rb: Rulebook, config: Config) -> list[Reading]:
             out.append(Reading(Config(key, limit, config.clash_winner, config.limit_chosen),
                                "reading.edition", key))
     flipped = "geishas" if config.clash_winner == "charm" else "charm"
-    out.append(Reading(replace(config, clash_winner=flipped), f"reading.clash-{flipped}"))
-    out.append(Reading(replace(config, round_limit=not config.round_limit, limit_chosen=True),
+    out.append(Reading(config._replace(clash_winner=flipped), f"reading.clash-{flipped}"))
+    out.append(Reading(config._replace(round_limit=not config.round_limit, limit_chosen=True),
                        "reading.limit-off" if config.round_limit else "reading.limit-on"))
     return out
 

@@ -5,14 +5,12 @@ its reading; the other languages show the romaji and the written form beside the
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..loader import RulebookError
 
 
-@dataclass(frozen=True, slots=True)
-class JapaneseName:
+class JapaneseName(NamedTuple):
     written: str  # 猪鹿蝶, 松に鶴
     reading: str  # in kana: いのしかちょう
     romaji: str  # Hepburn: Ino-shika-chō
@@ -20,14 +18,13 @@ class JapaneseName:
     also: tuple[tuple[str, str], ...] = ()  # other names players use: (written, reading)
 
 
-@dataclass(frozen=True, slots=True)
-class JapaneseNames:
+class JapaneseNames(NamedTuple):
     """Keyed as the rulebook keys them: month number, card slug, yaku id."""
 
-    sources: tuple[str, ...] = ()
-    months: dict[int, JapaneseName] = field(default_factory=dict)
-    cards: dict[str, JapaneseName] = field(default_factory=dict)
-    yaku: dict[str, JapaneseName] = field(default_factory=dict)
+    sources: tuple[str, ...]
+    months: dict[int, JapaneseName]
+    cards: dict[str, JapaneseName]
+    yaku: dict[str, JapaneseName]
 
     def lexicon(self) -> list[tuple[str, str]]:
         """(written form, reading) of every name: the words a Japanese search finds whole."""
@@ -41,7 +38,7 @@ def read_japanese(data: dict[str, Any], months: dict[str, int], cards: set[str],
     to its number, `yaku` a yaku id to its romaji. Every key must name what the rulebook has."""
     block = data.get("japanese")
     if not block:
-        return JapaneseNames()
+        return JapaneseNames((), {}, {}, {})
     unknown = ([f"month {k}" for k in block["months"] if k not in months]
                + [f"card {k}" for k in block["cards"] if k not in cards]
                + [f"yaku {k}" for k in block["yaku"] if k not in yaku]

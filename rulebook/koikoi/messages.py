@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from babel.lists import format_list
-
 from ..i18n import N_
 from ..players import Names
 from .model import Rulebook
@@ -46,6 +44,10 @@ class Words:
     def yaku_names(self, yaku_ids: Iterable[str]) -> str:
         """Several yaku, joined as the language joins a list ("A, B and C")."""
         names = [self.yaku_name(y) for y in yaku_ids]
+        # Babel's list patterns: imported here, for the few messages that name several yaku
+        # (a cold `shinpan score` would pay ~25 ms for babel's locale data otherwise)
+        from babel.lists import format_list
+
         try:
             return format_list(names, locale=self.lang)
         except ValueError:  # a language babel does not know: plain commas

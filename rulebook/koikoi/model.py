@@ -25,10 +25,9 @@ The rulesets, as every page that compares or finds them reads them (a stable con
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..loader import (
     RulebookError,
@@ -46,15 +45,13 @@ SCHEMA = FOLDER / "schemas" / "rulebook.schema.json"
 KINDS = ("bright", "animal", "ribbon", "plain")
 
 
-@dataclass(frozen=True, slots=True)
-class Month:
+class Month(NamedTuple):
     id: str
     number: int
     name: str  # the month's flower, in English
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(NamedTuple):
     index: int
     slug: str
     month: int
@@ -68,8 +65,7 @@ class Card:
         return 1 << self.index
 
 
-@dataclass(frozen=True, slots=True)
-class Yaku:
+class Yaku(NamedTuple):
     id: str
     name: str
     romaji: str
@@ -91,24 +87,22 @@ class Yaku:
         return self.match == "hand"
 
 
-@dataclass(frozen=True, slots=True)
-class YakuValue:
+class YakuValue(NamedTuple):
     points: int | None  # None: no source documents the value
     extra: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class OptionSpec:
+class OptionSpec(NamedTuple):
     id: str
     label: str  # its name in menus and messages (English; the catalogs translate it)
     rule: str
     default: Any
+    values: dict[str, YakuValue]  # where a ruleset lacks the yaku
     choices: tuple[Any, ...] | None = None
     int_min: int | None = None
     int_max: int | None = None
     nullable: bool = False
     switches: tuple[str, ...] = ()  # yaku this true/false option turns on or off
-    values: dict[str, YakuValue] = field(default_factory=dict)  # where a ruleset lacks the yaku
     spoils: int = 0  # mask of cards that, when the option is on, cancel the viewings
     sources: tuple[str, ...] = ()  # where the variant is described (keys of rb.sources)
     concerns: tuple[str, ...] = ()  # the yaku it is about (none: every ruleset)
@@ -137,8 +131,7 @@ class OptionSpec:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Ruleset:
+class Ruleset(NamedTuple):
     id: str
     name: str
     rule: str
@@ -146,13 +139,12 @@ class Ruleset:
     values: dict[str, YakuValue]  # absent: the yaku is not part of this ruleset
     stacks: tuple[frozenset[str], ...]
     options: dict[str, Any]  # documented defaults; the rest fall back to OptionSpec.default
+    provenance: dict[str, Sourced]  # facts read another way
     basis: str = "printed"  # how its sources state its facts (rulebook/sources.py BASES)
-    provenance: dict[str, Sourced] = field(default_factory=dict)  # facts read another way
     inapplicable: frozenset[str] = frozenset()  # options about yaku it does not have
 
 
-@dataclass(frozen=True, slots=True)
-class KoikoiMode:
+class KoikoiMode(NamedTuple):
     """A value of the option koikoi_multiplier: whose calls count, and how."""
 
     calls: str  # "opponent" | "winner" | "both" | "none"
@@ -160,8 +152,7 @@ class KoikoiMode:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
-class FieldMode:
+class FieldMode(NamedTuple):
     """A value of the option field_multiplier: x max(at_least, base + per_bright * n)."""
 
     base: int
@@ -178,15 +169,16 @@ class FieldMode:
         return self.per_bright != 0
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(NamedTuple):
     id: str
     title: str
     rules: dict[str, str]
 
 
-@dataclass(frozen=True, eq=False)
-class Rulebook:
+class Rulebook(NamedTuple):
+    """The Koi-Koi rulebook, one object per file loaded: compared and hashed by identity (a
+    cache key of the web side's per-rulebook look-ups), as its `cache` fills as it is used."""
+
     source_file: str
     title: str
     canonical_source: str  # a key of `sources`
@@ -215,23 +207,28 @@ class Rulebook:
     disagreements: tuple[dict[str, Any], ...]
     faq: tuple[dict[str, Any], ...]
     sections: tuple[Section, ...]
-    notes: dict[str, str] = field(default_factory=dict)  # note id -> English remark
-    rules: dict[str, str] = field(default_factory=dict)
-    titles: dict[str, str] = field(default_factory=dict)  # rule id -> short English title
-    asked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ways players ask (search)
-    card_by_slug: dict[str, int] = field(default_factory=dict)
-    yaku_by_id: dict[str, Yaku] = field(default_factory=dict)
-    month_by_number: dict[int, Month] = field(default_factory=dict)
-    kind_masks: dict[str, int] = field(default_factory=dict)
-    dual_masks: dict[str, int] = field(default_factory=dict)  # kind -> cards that may also be it
-    month_masks: dict[int, int] = field(default_factory=dict)
-    switches: dict[str, tuple[str, ...]] = field(default_factory=dict)  # yaku -> its options
+    notes: dict[str, str]  # note id -> English remark
+    rules: dict[str, str]
+    titles: dict[str, str]  # rule id -> short English title
+    asked: dict[str, tuple[str, ...]]  # ways players ask (search)
+    card_by_slug: dict[str, int]
+    yaku_by_id: dict[str, Yaku]
+    month_by_number: dict[int, Month]
+    kind_masks: dict[str, int]
+    dual_masks: dict[str, int]  # kind -> cards that may also be it
+    month_masks: dict[int, int]
+    switches: dict[str, tuple[str, ...]]  # yaku -> its options
     # The options a pile's score depends on (the key of a compiled scorer).
-    scorer_options: tuple[str, ...] = ()
+    scorer_options: tuple[str, ...]
     # Compiled scorers, filled lazily per (ruleset, options); see rulebook.koikoi.scoring.
-    cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    cache: dict[Any, Any]
     # Japanese names of months, cards and yaku (rulebook/koikoi/japanese.py).
-    japanese: JapaneseNames = field(default_factory=JapaneseNames)
+    japanese: JapaneseNames
+
+    # One rulebook is one object (a named tuple would compare and hash its fields).
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __hash__ = object.__hash__
 
     def card(self, index: int) -> Card:
         return self.cards[index]
@@ -699,6 +696,7 @@ def build_rulebook(data: dict[str, Any], source_file: str) -> Rulebook:
         month_masks=month_masks,
         switches=switches,
         scorer_options=scorer_options,
+        cache={},
         japanese=read_japanese(data, {m.id: m.number for m in months}, set(by_slug),
                                {y.id: y.romaji for y in yaku}, set(data["sources"])),
     )

@@ -80,11 +80,11 @@ class QuickRound:
         """The bit mask of a list of distinct known cards; None for anything else."""
         if type(cards) is not list or not CARD_TYPES.issuperset(map(type, cards)):
             return None
-        bits = list(map(self.bit_of.get, cards))
-        if None in bits:
+        try:  # distinct cards: the sum of their bits is their union
+            mask = sum(map(self.bit_of.__getitem__, cards))
+        except KeyError:  # not a card
             return None
-        mask = sum(bits)  # distinct cards: the sum of their bits is their union
-        return mask if mask.bit_count() == len(bits) else None
+        return mask if mask.bit_count() == len(cards) else None
 
     def sides(self, raw: Any, size: int | None) -> dict[str, int] | None:
         """{player: mask} of the players listed, no card in both; each of `size` cards."""

@@ -3,8 +3,7 @@ pointer into the request, the rule it breaks and a message; or the match, checke
 scoring (explain.py) takes it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..i18n import N_, Np_, listed, translator
 from ..players import OTHER, PLAYERS, Names
@@ -132,8 +131,7 @@ MSG_START_TOTAL_SIGNED = N_(
 )
 
 
-@dataclass
-class Match:
+class Match(NamedTuple):
     """A checked request: what the scoring needs."""
 
     ruleset: str

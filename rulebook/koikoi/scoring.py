@@ -7,7 +7,6 @@ the month of its round (Cards of the Month); without a month that yaku cannot be
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -19,8 +18,7 @@ DROPPED_SPOILED = "viewing-spoiled"
 DROPPED_ALONE = "viewing-alone"
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(NamedTuple):
     yaku: Yaku
     points: int
     cards: int  # mask of the pile's cards that make the yaku
@@ -34,8 +32,7 @@ class Dropped(NamedTuple):
     cards: int = 0  # DROPPED_SPOILED: the spoiling cards in the pile
 
 
-@dataclass(frozen=True, slots=True)
-class PileScore:
+class PileScore(NamedTuple):
     scored: tuple[Scored, ...]  # the yaku that score, in rulebook order
     dropped: tuple[Dropped, ...]  # complete yaku that do not score, with the reason
     # complete yaku whose value the ruleset does not document: the pile cannot be scored
@@ -53,16 +50,14 @@ class PileScore:
 NO_YAKU = PileScore((), ())
 
 
-@dataclass(frozen=True, slots=True)
-class Multiplier:
+class Multiplier(NamedTuple):
     reason: str
     factor: int
     rule: str
     calls: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class _Compiled:
+class _Compiled(NamedTuple):
     """One yaku, ready to match against one kind-mask variant."""
     yaku: Yaku
     index: int
@@ -199,10 +194,15 @@ class Scorer:
 
     def _score_variant(self, pile: int, tests: tuple[tuple[_Compiled, int, int, int, bool], ...],
                        month: int | None) -> PileScore:
+        # The hot path: the yaku the pile can hold at all, in one comprehension of plain
+        # numbers (most piles hold none; a month's yaku always passes and is tested below).
+        held = [t for t in tests if pile & t[1] == t[1] and (pile & t[2]).bit_count() >= t[3]]
+        if not held:
+            return NO_YAKU
         matched: dict[int, Scored] = {}
         dropped: list[Dropped] = []
         unknown: list[Yaku] = []
-        for c, needed, counted, least, by_month in tests:  # the hot loop: plain numbers
+        for c, needed, counted, least, by_month in held:
             if by_month:
                 if month is None:
                     continue
@@ -286,7 +286,7 @@ def _union(stacks: Iterable[frozenset[str]], pair: tuple[str, str]) -> frozenset
 
 
 def scorer_for(rb: Rulebook, ruleset: str, options: dict[str, Any]) -> Scorer:
-    key = (ruleset, *(options[k] for k in rb.scorer_options))
+    key = (ruleset, *map(options.__getitem__, rb.scorer_options))  # once per request: C calls
     found = rb.cache.get(key)
     if found is None:
         found = rb.cache[key] = Scorer(rb, ruleset, options)

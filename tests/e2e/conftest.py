@@ -15,6 +15,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from webapp import create_app
+from webapp.pages import search
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -41,9 +42,10 @@ def chromium_path() -> str:
 def live_server():
     """The real app on 127.0.0.1 with a free port, in a background thread."""
     app = create_app({"TESTING": True})
-    # Ukrainian search loads simplemma's dictionary on its first query (about a second, far
-    # more on a busy machine): load it here, not inside a browser test's wait for a page.
-    app.test_client().get("/uk/search?q=раунд")
+    # Every search index and analyzer made here (Ukrainian's dictionary alone takes about a
+    # second, far more on a busy machine), not inside a browser test's wait for a page: as
+    # the production server does before it forks (webapp/server/wsgi.py).
+    search.warm_up()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -246,3 +246,29 @@ def test_an_invalid_request_with_such_a_key_is_escaped_too(tmp_path, capsys):
     assert main(["score", str(path)]) == 1
     out = capsys.readouterr().out
     assert "\u001b" not in out and "\u0007" not in out and "\\u001b]0;title\\u0007" in out
+
+
+# What one cold `shinpan score` imports: the game asked and nothing of the site, the other
+# game, the checks a kept verdict covers, or what only a refusal or a YAML document needs.
+LOADED = ("import json, sys; from rulebook.cli import main; status = main(sys.argv[1:]); "
+          "print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
+NEVER = ("flask", "werkzeug", "jinja2", "webapp", "babel", "yaml", "jsonschema", "decimal",
+         "hashlib", "threading")
+
+
+@pytest.mark.parametrize("request_, game, other", [(VALID, "hanamikoji", "koikoi"),
+                                                   (KOIKOI, "koikoi", "hanamikoji")])
+def test_a_cold_command_imports_only_the_game_it_scores(tmp_path, request_, game, other):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(request_))
+    env = {**os.environ, "SHINPAN_CACHE_DIR": str(tmp_path / "cache")}  # an empty cache folder
+    env.pop("SHINPAN_BUILT_VERDICTS", None)  # the build's verdicts, as an install has them
+    done = subprocess.run([sys.executable, "-c", LOADED, "score", str(path)], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, check=True)
+    loaded = json.loads(done.stderr.splitlines()[-1])
+    assert f"rulebook.{game}.referee" in loaded
+    assert not [m for m in loaded if m.split(".")[0] in NEVER], "imported for one round"
+    assert not [m for m in loaded if m.startswith(f"rulebook.{other}")], f"{other} imported"
+    # the records are named tuples, and orjson (which brings dataclasses) waits for a second
+    # document: the standard library reads one
+    assert "dataclasses" not in loaded and "orjson" not in loaded

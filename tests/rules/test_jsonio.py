@@ -64,3 +64,36 @@ def _nest(depth: int):
     for _ in range(depth - 1):
         value = [value]
     return value
+
+
+# What read_one() is given: the documents above, valid and refused, and the referee's corpus.
+READ_ONE_CASES = [
+    b'{"round": 123456789012345678901234567890}', b'[1.5, -0, "\\u00e9\\ud83d\\ude00"]',
+    '{"a": "é"}'.encode(), b"[NaN]", b'{"a": Infinity}', b"[-Infinity]",
+    b'{"edition": "\\ud800"}', b'["1111111111111111111111", "\\udfff"]',
+    b"[" * 1000 + b"]" * 1000, b"[" * 33 + b"]" * 33, b"[" * 32 + b"]" * 32,
+    b"[" + b"7" * 5000 + b"]", b"[1e5000]", b"\xff\xfe", b"", b"  \n", b'{"a": 1,}',
+    b'{"a": 1} x', b"{", b'{"a": 2.0, "b": 5e0, "c": [1, 2E1]}', b'{"a": "\\u0000\\t"}',
+    b'{"a": "\x01"}', b'\xef\xbb\xbf{"a": 1}', b'{"a": 1, "a": 2}', b"[01]", b"[1.]",
+    b'["\\x"]', b"tru", b"null", b"7", b'"text"',
+    *(text.encode() for text in board_requests(20) + log_requests(1)),
+    json.dumps(KOIKOI).encode(),
+]
+
+
+def _read(read, data):
+    try:
+        return "document", read(data)
+    except jsonio.JSONError as exc:
+        return "refused", exc.message, exc.fields
+
+
+@pytest.mark.parametrize("data", READ_ONE_CASES)
+def test_read_one_reads_what_loads_reads_and_refuses_in_its_words(data):
+    """The command's reader (the standard library's parser, no orjson to import) gives
+    loads()'s document, or its refusal with the same message, line and column."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return  # the command refuses what is not UTF-8 before it reads
+    assert _read(jsonio.read_one, text) == _read(jsonio.loads, text)

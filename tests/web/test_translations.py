@@ -9,6 +9,7 @@ merged in), so a branch's new strings, and a new game's, are checked before they
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import subprocess
@@ -36,21 +37,35 @@ def catalog(lang):
 
 
 @pytest.fixture(scope="module")
-def extracted_ids(tmp_path_factory):
+def extracted_ids():
     """Extract afresh, exactly as `make translations` does, to catch strings never merged;
     with the toy game's strings (extracted as the repository's, conftest.py)."""
     from conftest import toy_game_messages
 
-    pot = tmp_path_factory.mktemp("pot") / "messages.pot"
-    subprocess.run(
-        [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",
-         "-k", "N_", "-k", "Np_:1,2", "-k", "lazy_gettext", "-k", "_l", "-o", str(pot), "."],
-        cwd=ROOT, check=True, capture_output=True)
+    pot = extracted_once()
     with open(pot, "rb") as handle:
         found = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
                  for m in read_po(handle) if m.id}
     toy = {(context, m if isinstance(m, str) else m[0]) for context, m, _ in toy_game_messages()}
     return found | toy
+
+
+def extracted_once() -> Path:
+    """The repository's strings, extracted once per test run (about 3 s of CPU) beside the
+    run's catalogs (tests/conftest.py), whichever pytest-xdist worker asks first; the
+    others wait on the lock and read the file it wrote."""
+    folder = Path(os.environ["SHINPAN_TEST_CATALOGS"])
+    pot = folder / "extracted.pot"
+    with open(folder / "extracted.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not pot.exists():
+            partial = folder / "extracted.pot.part"
+            subprocess.run(
+                [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",
+                 "-k", "N_", "-k", "Np_:1,2", "-k", "lazy_gettext", "-k", "_l",
+                 "-o", str(partial), "."], cwd=ROOT, check=True, capture_output=True)
+            partial.replace(pot)
+    return pot
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -13,7 +13,6 @@ import re
 from functools import lru_cache
 from urllib.parse import unquote
 
-import segno
 from flask import Blueprint, request, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
@@ -25,7 +24,10 @@ QUIET_ZONE = 4  # modules of white around the code (ISO/IEC 18004)
 @lru_cache(maxsize=512)
 def _svg(url: str) -> str:
     # Error correction M: a link of a few hundred characters stays a code of at most 57
-    # modules a side, about 3 px each at the size the pages show it.
+    # modules a side, about 3 px each at the size the pages show it. (segno is imported at
+    # the first code drawn, not by create_app(): ~10 ms of every start.)
+    import segno
+
     code = segno.make(url, error="m", micro=False)
     return code.svg_inline(scale=1, border=QUIET_ZONE, omitsize=True, dark="#000",
                            light="#fff", svgclass="qr-code", lineclass=None)
