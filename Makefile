@@ -18,18 +18,18 @@ unexport PYTHONDONTWRITEBYTECODE
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
 
-# On both cores (pytest-xdist, each worker taking the next test as it frees: their lengths
-# differ a hundredfold): the tests without a browser, then the browser tests in three
-# workers (two kept half a core busy, 139 s of CPU in 284 s on a quiet machine: a browser
-# test mostly waits on Chromium's frames and the live server); then alone, the tests that time a real server. The last two collect only
-# their folder (tests/conftest.py refuses a marked test elsewhere). The property tests
-# (hypothesis, schemathesis) try a quarter of their full budgets here and the browser sweeps
-# over languages visit the two each names; `make test-deep` runs the same suite with the
-# full budgets and every language (tests/budget.py). The first phase collects every test,
-# so it ends with the rule ids no test checks (tests/conftest.py).
+# One pool of four pytest-xdist workers on the two cores, each taking the next test as it
+# frees (their lengths differ a hundredfold): the tests without a browser and the browser
+# tests together, because a browser test mostly waits on Chromium's frames and the live
+# server (the browser tests alone kept 0.7 of a core busy) and the others fill those waits.
+# Then alone, the tests that time a real server, collected from their folder only
+# (tests/conftest.py refuses a marked test elsewhere). The property tests (hypothesis,
+# schemathesis) try a quarter of their full budgets here and the browser sweeps over
+# languages visit the two each names; `make test-deep` runs the same suite with the full
+# budgets and every language (tests/budget.py). The pool collects every test, so it ends
+# with the rule ids no test checks (tests/conftest.py).
 test: $(VENV)/.test catalogs browser lint  ## the whole suite, lint first
-	$(BIN)/python -m pytest -m "not browser and not alone" -n 2 --dist worksteal
-	$(BIN)/python -m pytest tests/e2e -m "browser and not screenshots" -n 3 --dist worksteal
+	$(BIN)/python -m pytest -m "not alone and not screenshots" -n 4 --dist worksteal
 	$(BIN)/python -m pytest tests/deploy -m alone
 
 test-deep: export SHINPAN_DEEP = 1
@@ -76,14 +76,19 @@ lighthouse: $(VENV)/.runtime catalogs browser  ## Lighthouse scores of the main 
 	@test -x node_modules/.bin/lighthouse || npm ci --no-audit --no-fund --silent
 	$(BIN)/python -m tools.lighthouse
 
+# The checkout is installed in place in setuptools' "compat" editable mode: a path in a .pth
+# file. The default mode imports a finder at every interpreter start (38 ms of CPU in each
+# test worker, server worker and `shinpan` process: a bare interpreter 60 ms instead of
+# 22 ms); setuptools calls compat transitional, so pyproject.toml pins the build's
+# setuptools below 85 (84 has it).
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e .
+	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e . --config-settings editable_mode=compat
 	touch $@
 
 $(VENV)/.test: $(VENV)/.runtime
-	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e '.[test]'
+	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e '.[test]' --config-settings editable_mode=compat
 	touch $@
 
 # .mo files are build output: compiled from the .po sources, never committed. So are the
