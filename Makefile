@@ -76,19 +76,14 @@ lighthouse: $(VENV)/.runtime catalogs browser  ## Lighthouse scores of the main 
 	@test -x node_modules/.bin/lighthouse || npm ci --no-audit --no-fund --silent
 	$(BIN)/python -m tools.lighthouse
 
-# The checkout is installed in place in setuptools' "compat" editable mode: a path in a .pth
-# file. The default mode imports a finder at every interpreter start (38 ms of CPU in each
-# test worker, server worker and `shinpan` process: a bare interpreter 60 ms instead of
-# 22 ms); setuptools calls compat transitional, so pyproject.toml pins the build's
-# setuptools below 85 (84 has it).
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e . --config-settings editable_mode=compat
+	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e .
 	touch $@
 
 $(VENV)/.test: $(VENV)/.runtime
-	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e '.[test]' --config-settings editable_mode=compat
+	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e '.[test]'
 	touch $@
 
 # .mo files are build output: compiled from the .po sources, never committed. So are the

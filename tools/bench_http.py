@@ -116,6 +116,7 @@ def unpack(body: bytes, encoding: str | None) -> bytes:
     return {"br": brotli.decompress, "gzip": gzip.decompress}.get(encoding or "", bytes)(body)
 
 
+HASHED_NAME = re.compile(r"\.[0-9a-f]{12}(?=\.[a-z]+$)")  # site.<hash>.css -> site.css
 ASSET = re.compile(r'<(?:link|script|img|source)\b[^>]*?\b(?:href|src|srcset)="(/[^"]+)"[^>]*>')
 PAGE_TYPES = {
     "home": "/{lang}/",
@@ -126,23 +127,25 @@ PAGE_TYPES = {
 }
 
 
-def first_visit(base: str, path: str) -> tuple[int, int, int]:
+def first_visit(base: str, path: str) -> tuple[int, int, int, dict[str, int]]:
     """Bytes of a first visit on the wire as a browser with an empty cache fetches it (its
     bodies as sent, compressed when `br, gzip` is accepted; headers not counted): the
     HTML, then every stylesheet, script and image it names (`<link href>`, `<script src>`,
     `<img src>`, `<source srcset>`; `data:` ones are inside the HTML), and the service
-    worker the site script registers (/sw.js). Returns (total, HTML, HTML unpacked)."""
+    worker the site script registers (/sw.js; registered after the page's load, but a first
+    visit fetches it). Returns (total, HTML, HTML unpacked, {asset: bytes} in the order
+    the page names them, hashes dropped: `css/site.css`)."""
     headers, body = fetch(base, path, "Accept-Encoding: br, gzip")
     html = unpack(body, headers.get("content-encoding"))
-    assets = {m.group(1).replace("&amp;", "&") for m in ASSET.finditer(html.decode())}
-    assets.discard(path)
+    named = [m.group(1).replace("&amp;", "&") for m in ASSET.finditer(html.decode())]
     if b'data-service-worker="' in html:
-        assets.add(re.search(rb'data-service-worker="([^"]+)"', html).group(1).decode())
-    total = len(body)
-    for asset in sorted(assets):
-        if asset.startswith("/static/") or asset == "/sw.js":
-            total += len(fetch(base, asset, "Accept-Encoding: br, gzip")[1])
-    return total, len(body), len(html)
+        named.append(re.search(rb'data-service-worker="([^"]+)"', html).group(1).decode())
+    fetched: dict[str, int] = {}
+    for asset in dict.fromkeys(named):  # each once, in the page's order
+        if asset != path and (asset.startswith("/static/") or asset == "/sw.js"):
+            name = HASHED_NAME.sub("", asset.removeprefix("/static/").lstrip("/"))
+            fetched[name] = len(fetch(base, asset, "Accept-Encoding: br, gzip")[1])
+    return len(body) + sum(fetched.values()), len(body), len(html), fetched
 
 
 def in_process_us(bodies: list[str]) -> dict[str, float]:
@@ -362,11 +365,13 @@ def main(argv: list[str] | None = None) -> int:
     print("  first visit on the wire (HTML + CSS + JS + images + /sw.js, compressed as a browser "
           f"asks; target <= {FIRST_VISIT_TARGET // 1024} KB for every page type):")
     for name, by_lang in visits.items():
-        en_total, en_html, en_plain = by_lang["en"]
+        en_total, en_html, en_plain, en_assets = by_lang["en"]
         worst = max(by_lang, key=lambda lang: by_lang[lang][0])
         print(f"    {name:<19s} en {en_total / 1024:5.1f} KB (HTML {en_html / 1024:.1f} KB, "
               f"{en_plain / 1024:.1f} KB unpacked); largest {worst} "
               f"{by_lang[worst][0] / 1024:5.1f} KB: {verdict(by_lang[worst][0] <= FIRST_VISIT_TARGET)}")
+        print("      fetched: " + ", ".join(f"{asset} {size / 1024:.1f}" for asset, size in en_assets.items())
+              + " KB")
     same = (permalink[0][0].get("etag") == permalink[1][0].get("etag")
             and permalink[0][1] == permalink[1][1])
     print(f"  checker permalink asked twice: {'same ETag and bytes' if same else 'DIFFERENT'}; "

@@ -57,16 +57,16 @@ KOIKOI_QUERIES = (
 )
 
 
-def page_paths() -> list[str]:
+def page_paths(languages: tuple[str, ...] = LANGUAGES) -> list[str]:
     paths = []
-    for lang in LANGUAGES:
+    for lang in languages:
         paths += [f"/{lang}/", f"/{lang}/hanamikoji/", f"/{lang}/koikoi/"]
         paths += [f"/{lang}/hanamikoji/score" + ("?" + q if q else "") for q in HANAMIKOJI_QUERIES]
         paths += [f"/{lang}/koikoi/score" + ("?" + q if q else "") for q in KOIKOI_QUERIES]
     return paths
 
 
-def api_bodies() -> list[tuple[str, str]]:
+def api_bodies(languages: tuple[str, ...] = LANGUAGES) -> list[tuple[str, str]]:
     """(path with ?lang=, JSON body) of score requests, valid and refused."""
     from tools.bench_referee import board_requests
 
@@ -81,7 +81,7 @@ def api_bodies() -> list[tuple[str, str]]:
     hanamikoji = [json.loads(body) for body in board_requests(12)]
     hanamikoji.append({"game": "hanamikoji", "rounds": [{"board": {"a": [9] * 7}}]})
     out = []
-    for lang in LANGUAGES:
+    for lang in languages:
         out += [(f"/api/v1/hanamikoji/score?lang={lang}", json.dumps(d)) for d in hanamikoji]
         out += [(f"/api/v1/koikoi/score?lang={lang}", json.dumps(d)) for d in koikoi]
     return out
@@ -92,16 +92,25 @@ def digest(status: int, mimetype: str, body: bytes) -> str:
     return hashlib.sha256(f"{status} {mimetype}\n".encode() + body).hexdigest()
 
 
-def answers() -> dict[str, str]:
+# the language of an answer's key: a page's first folder, a ruling's ?lang=
+KEY_LANGUAGE = re.compile(r"^GET /(\w+)/|^POST \S*[?&]lang=(\w+)")
+
+
+def key_language(key: str) -> str | None:
+    found = KEY_LANGUAGE.search(key)
+    return (found.group(1) or found.group(2)) if found else None
+
+
+def answers(languages: tuple[str, ...] = LANGUAGES) -> dict[str, str]:
     os.environ.setdefault("SHINPAN_ACCESS_LOG", "0")
     from webapp import create_app
 
     client = create_app().test_client()
     out = {}
-    for path in page_paths():
+    for path in page_paths(languages):
         r = client.get(path)
         out["GET " + path] = digest(r.status_code, r.mimetype or "", r.data)
-    for path, body in api_bodies():
+    for path, body in api_bodies(languages):
         r = client.post(path, data=body, content_type="application/json")
         out["POST " + path + " " + body] = digest(r.status_code, r.mimetype or "", r.data)
     return out
@@ -111,14 +120,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help=f"write {GOLDEN.relative_to(ROOT)}")
     parser.add_argument("--check", action="store_true", help="compare with it (exit 1 if not)")
+    parser.add_argument("--lang", choices=LANGUAGES, action="append",
+                        help="check only the answers in this language (repeatable)")
     args = parser.parse_args(argv)
-    now = answers()
+    if args.write and args.lang:
+        parser.error("--write makes the whole corpus: leave out --lang")
+    languages = tuple(args.lang or LANGUAGES)
+    now = answers(languages)
     if args.write:
         GOLDEN.parent.mkdir(parents=True, exist_ok=True)
         GOLDEN.write_text(json.dumps(now, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
         print(f"{len(now)} answers written to {GOLDEN}")
         return 0
-    before = json.loads(GOLDEN.read_text())
+    before = {key: digest for key, digest in json.loads(GOLDEN.read_text()).items()
+              if key_language(key) in languages}
     differ = sorted(key for key in before if now.get(key) != before[key])
     missing = sorted(set(now) ^ set(before))
     for key in differ:

@@ -178,7 +178,7 @@ def test_a_new_deploy_replaces_the_kept_forms(browser, live_server, monkeypatch)
                  caches.open("shinpan-checker-v0").then(c => c.put(ruled, new Response("older", {headers: {"Content-Type": "text/html"}})))])""",
             [FORMS, url, ruled])
         script = Path(site.__file__).parent.parent / "static" / "js" / "sw.js"
-        monkeypatch.setattr(site, "send_from_directory", lambda *a, **k: Response(
+        monkeypatch.setattr(site, "send_static", lambda *a, **k: Response(
             script.read_bytes() + b"\n// the next deploy\n", mimetype="text/javascript"))
         page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
         kept_text(page, FORMS, url, 'id="kk-form"')

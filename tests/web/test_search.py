@@ -294,17 +294,20 @@ def test_no_did_you_mean_for_words_the_rules_use_or_for_nonsense(index):
 
 # -- speed and the index -------------------------------------------------------------
 def test_a_query_takes_under_5_ms_in_process(index, app):
-    """The median of every question of the test set, each with a cold cache of matched keys."""
+    """The median of every question of the test set, each with a cold cache of matched keys:
+    the CPU time of the thread that answers, which the other tests and browsers sharing
+    the two cores do not lengthen (their time slices fell inside a wall-clock measure:
+    one query in two read 25 ms at load 16). `make bench` times queries by the clock."""
     questions = search_quality.load_questions()
     times = []
     for lang, asked in questions.items():
         for entry in asked:
             idx = index(lang, entry["game"])
             search._close_keys.cache_clear()
-            start = time.perf_counter()
+            start = time.thread_time()
             search.search(idx, entry["q"])
             search.suggest(idx, entry["q"])
-            times.append(time.perf_counter() - start)
+            times.append(time.thread_time() - start)
     assert statistics.median(times) < 0.005, statistics.median(times)
 
 

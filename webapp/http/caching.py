@@ -43,6 +43,7 @@ from werkzeug.security import safe_join
 from werkzeug.wsgi import get_host
 
 from . import compression
+from .lean import lean
 
 # Endpoints whose 200 answers are a pure function of the URL (every game's pages are
 # served by these: a game adds none).
@@ -319,7 +320,7 @@ def static_file(filename: str, static_folder: str | None = None) -> StaticFile |
         known = _files.get(path)
         if known and known[0] == info.st_mtime_ns and known[1] == info.st_size:
             return known[2]
-        data = handle.read(MAX_STATIC_FILE + 1)
+        data = lean(filename, handle.read(MAX_STATIC_FILE + 1))  # comments stay in the source
     digest = hashlib.sha256(data).hexdigest()[:HASH_LENGTH]
     stem, ext = os.path.splitext(filename)
     mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
@@ -357,6 +358,15 @@ def _send_static(file: StaticFile, cache_control: str) -> Response:
     if body is not file.variants.body:
         headers["Content-Encoding"] = encoding
     return Response(body, headers=headers, content_type=file.mimetype)
+
+
+def send_static(filename: str, cache_control: str) -> Response:
+    """A static file under an address of its own (the service worker at /sw.js), lean and
+    compressed once as the hashed files are."""
+    file = static_file(filename)
+    if file is None:
+        abort(404)
+    return _send_static(file, cache_control)
 
 
 def _static_view(app: Flask):

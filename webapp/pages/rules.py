@@ -19,6 +19,7 @@ from rulebook.i18n import LANGUAGES
 from ..games import GAMES
 from . import search as searching
 from .languages import format_number
+from .section_size import size_classes
 
 bp = Blueprint("rules", __name__)
 # The YAML section written for programs ("Using the referee"): shown on the developer page
@@ -206,7 +207,8 @@ def did_you_mean(found: list[Found]) -> str | None:
 
 @bp.get("/<lang:lang>/<game:game>/")
 def rules(game: str):
-    return render_template("rules/rules.html", page="rules", **page_context(game, request.args))
+    return render_template("rules/rules.html", page="rules", section_size=size_classes,
+                           **page_context(game, request.args))
 
 
 @bp.get("/<lang:lang>/<game:game>/disagreements")

@@ -12,7 +12,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    send_from_directory,
     url_for,
 )
 from flask.globals import request_ctx
@@ -22,6 +21,7 @@ from rulebook.i18n import LANGUAGES
 
 from .. import api
 from ..games import GAMES
+from ..http.caching import send_static
 from . import languages
 from .meta import game_names
 from .rules import DEVELOPER_SECTION, best_answer, did_you_mean, find, read_query
@@ -86,10 +86,9 @@ def offline():
 @bp.get("/sw.js")
 def service_worker():
     """The service worker, from the site's root so that its scope is the whole site."""
-    response = send_from_directory(current_app.static_folder, "js/sw.js",
-                                   mimetype="text/javascript", max_age=0)
-    response.headers["Cache-Control"] = "no-cache"  # a new deploy's worker is found at once
-    return response
+    # without comments and compressed once per worker (webapp/http/caching.py); no-cache:
+    # a new deploy's worker is found at once
+    return send_static("js/sw.js", "no-cache")
 
 
 def _error_language() -> str:
