@@ -212,11 +212,15 @@ class KoikoiFinder:
         # lists the yaku off by default; else the option's)
         if switches:
             known |= {at(r, dict.fromkeys(switches, True)) for r in rb.rulesets} - {UNKNOWN}
+        # and where an option drops it (FudaWiki's older yaku): a table playing that option
+        # answers "not played", even where every ruleset lists the yaku
+        drops = [spec.id for spec in rb.options.values() if yaku_id in spec.drops]
+        if drops:
+            known |= {at(r, dict.fromkeys(drops, True)) for r in rb.rulesets} - {UNKNOWN}
         answers = [Answer(str(p), p, ngettext("%(num)s point", "%(num)s points", p))
                    for p in sorted(v for v in known if v != NOT_PLAYED)]
         if NOT_PLAYED in known:
             answers.append(Answer(NOT_PLAYED, NOT_PLAYED, gettext("Not played")))
-        drops = [spec.id for spec in rb.options.values() if yaku_id in spec.drops]
 
         def settle(candidate: str, answer: Answer) -> dict[str, Any] | None:
             if answer.value == NOT_PLAYED:
