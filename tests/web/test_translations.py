@@ -51,10 +51,12 @@ def extracted_ids():
 
 
 def extracted_once() -> Path:
-    """The repository's strings, extracted once per test run (about 3 s of CPU) beside the
-    run's catalogs (tests/conftest.py), whichever pytest-xdist worker asks first; the
-    others wait on the lock and read the file it wrote."""
-    folder = Path(os.environ["SHINPAN_TEST_CATALOGS"])
+    """The repository's strings, extracted once per test run (about 3 s of CPU) in a folder
+    beside the run's catalogs (tests/conftest.py; not in it: the wheel's test packs that
+    one), whichever pytest-xdist worker asks first; the others wait on the lock and read
+    the file it wrote."""
+    folder = Path(os.environ["SHINPAN_TEST_CATALOGS"] + ".extracted")
+    folder.mkdir(exist_ok=True)
     pot = folder / "extracted.pot"
     with open(folder / "extracted.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
