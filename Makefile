@@ -18,19 +18,20 @@ unexport PYTHONDONTWRITEBYTECODE
 run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 	$(BIN)/flask --app webapp:create_app run --host $(HOST) --port $(PORT)
 
-# One pool of six pytest-xdist workers on the two cores, each taking the next test as it
+# One pool of four pytest-xdist workers on the two cores, each taking the next test as it
 # frees (their lengths differ a hundredfold): the tests without a browser and the browser
 # tests together, because a browser test mostly waits on Chromium's frames and the live
 # server (the browser tests alone kept 0.7 of a core busy) and the others fill those waits.
-# Six, measured beside two busy processes: four workers took 292 s, six 240 s, eight 296 s
-# (each worker collects every test and starts its own browser). Then alone, the tests that
-# time a real server, collected from their folder only (tests/conftest.py refuses a marked
-# test elsewhere). The property tests (hypothesis, schemathesis) try a quarter of their full
-# budgets here and the browser sweeps over languages visit the two each names; `make
-# test-deep` runs the same suite with the full budgets and every language (tests/budget.py).
-# The pool collects every test, so it ends with the rule ids no test checks.
+# Four, measured beside two busy processes (BENCHMARKS.md): on a fresh clone four workers
+# took 292 s and six 336 s, with one browser test timing out; on a warm one six took 240 s
+# and eight 296 s. Then alone, the tests that time a real server, collected from their
+# folder only (tests/conftest.py refuses a marked test elsewhere). The property tests
+# (hypothesis, schemathesis) try a quarter of their full budgets here and the browser
+# sweeps over languages visit the two each names; `make test-deep` runs the same suite with
+# the full budgets and every language (tests/budget.py). The pool collects every test, so
+# it ends with the rule ids no test checks.
 test: $(VENV)/.test catalogs browser lint  ## the whole suite, lint first
-	$(BIN)/python -m pytest -m "not alone and not screenshots" -n 6 --dist worksteal
+	$(BIN)/python -m pytest -m "not alone and not screenshots" -n 4 --dist worksteal
 	$(BIN)/python -m pytest tests/deploy -m alone
 
 test-deep: export SHINPAN_DEEP = 1
