@@ -117,7 +117,9 @@ def load_yaml(text: str, t) -> Any:
     """YAML without aliases: an anchor bomb ("billion laughs") never expands."""
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    from .loader import safe_yaml_loader
+
+    loader = safe_yaml_loader()
     for event in yaml.parse(text, Loader=loader):
         if isinstance(event, yaml.AliasEvent):
             raise InputError(t.gettext(YAML_ALIAS).format(name=event.anchor))

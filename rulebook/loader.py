@@ -125,12 +125,19 @@ def load_yaml_checked(path: Path | str, schema: Path) -> dict[str, Any]:
     return data
 
 
+def safe_yaml_loader() -> type:
+    """PyYAML's safe loader, libyaml's (several times faster) where PyYAML was built with
+    it. Imports yaml when first asked: a cold CLI with a kept verdict never needs it."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _parse_and_check(path: Path, raw: bytes, schema: Path) -> dict[str, Any]:
     import yaml  # only when there is no verdict yet
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when built
     try:
-        data = yaml.load(raw.decode("utf-8"), Loader=loader)
+        data = yaml.load(raw.decode("utf-8"), Loader=safe_yaml_loader())
     except UnicodeDecodeError as exc:
         raise RulebookError(path, [("", f"not UTF-8 text: {exc.reason}")]) from None
     except yaml.YAMLError as exc:

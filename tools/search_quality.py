@@ -40,9 +40,9 @@ class Outcome:
 def load_questions() -> dict[str, list[dict]]:
     import yaml
 
-    # libyaml's loader where PyYAML has it: the same data, several times faster
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(QUESTIONS.read_text(encoding="utf-8"), Loader=loader)
+    from rulebook.loader import safe_yaml_loader
+
+    return yaml.load(QUESTIONS.read_text(encoding="utf-8"), Loader=safe_yaml_loader())
 
 
 def evaluate(app, questions: dict[str, list[dict]] | None = None) -> list[Outcome]:

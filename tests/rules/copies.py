@@ -6,9 +6,11 @@ from pathlib import Path
 
 import yaml
 
+from rulebook.loader import safe_yaml_loader
+
 # libyaml's safe loader and dumper: the same documents, read and written about ten times
 # faster than PyYAML's pure-Python ones (a rulebook is thousands of lines).
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+LOADER = safe_yaml_loader()
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
