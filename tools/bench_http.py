@@ -31,8 +31,7 @@ more CPU per request than granian does for a kept page, so it would measure itse
 * start-up (tools/bench_start.py): a fresh interpreter's import of Flask, then of the app,
   then create_app() (target <= 150 ms, on create_app() alone), and `shinpan score` on one
   round, wall and CPU: cold (a fresh process, an empty cache folder; target <= 100 ms), a
-  fresh process with the rulebooks' verdict kept, cold from an installed wheel (no
-  editable finder), and warm (main() again in one process)
+  fresh process with the rulebooks' verdict kept, cold from an installed wheel, and warm (main() again in one process)
 * in-process CPU per score request (no HTTP): product, Flask echo, referee + JSON alone
 """
 from __future__ import annotations

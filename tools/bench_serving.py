@@ -19,15 +19,13 @@ import os
 import re
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tools import loadgen, server, wrk
+from tools import bench_start, loadgen, server, wrk
 from tools.bench_referee import board_requests
 from tools.faulttest import RELOAD_DONE
 
@@ -40,30 +38,23 @@ def spread(values: list[float], unit: str, digits: int = 0) -> str:
             f"max {max(values):.{digits}f}, {len(values)} runs)")
 
 
-def wall_ms(command: list[str], runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, cwd="/", check=True, capture_output=True)
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
 def create_app_ms(runs: int) -> list[float]:
-    code = ("import time; t = time.perf_counter(); import webapp; webapp.create_app(); "
-            "print((time.perf_counter() - t) * 1000)")
-    return [float(subprocess.run([sys.executable, "-c", code], cwd="/", check=True,
-                                 capture_output=True, text=True).stdout.split()[-1])
-            for _ in range(runs)]
+    """`import webapp; webapp.create_app()` in a fresh interpreter, wall ms: the parts
+    tools/bench_start.py times (Flask's import, the app's, create_app()) added up."""
+    parts = bench_start.site(runs).values()
+    return [sum(part[run][0] for part in parts) for run in range(runs)]
 
 
 def cli_ms(runs: int) -> list[float]:
+    """`shinpan score` on one round, the whole process with the verdict kept, wall ms."""
     shinpan = str(Path(sys.executable).parent / "shinpan")
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         handle.write(board_requests(1)[0])
     try:
-        wall_ms([shinpan, "score", handle.name], 1)  # the first run leaves the verdict
-        return wall_ms([shinpan, "score", handle.name], runs)
+        env = bench_start.child_env()
+        bench_start.process([shinpan, "score", handle.name], env)  # leaves the verdict
+        return [bench_start.process([shinpan, "score", handle.name], env)[0]
+                for _ in range(runs)]
     finally:
         os.unlink(handle.name)
 

@@ -5,10 +5,9 @@
   it so a reader sees the whole start);
 * `shinpan score` on one round as whole processes, wall and CPU time: cold (a fresh
   process, an empty cache folder), with the rulebooks' verdict kept, and warm (main()
-  again in one process), from this checkout's editable install; and cold from the wheel
-  installed into a virtual environment of its own (`--wheel`), where no editable finder
-  runs at start (the finder's `.pth` imports pathlib, importlib.util and more, in every
-  process of the checkout's venv).
+  again in one process), from this checkout's editable install (a path in a `.pth`:
+  pyproject.toml's package-dir); and cold from the wheel installed into a virtual
+  environment of its own (`--wheel`), as a site runs it.
 
     python -m tools.bench_start [--runs 7] [--wheel]
 
@@ -112,7 +111,7 @@ def warm(request: str, runs: int) -> list[float]:
 def wheel_install(folder: Path) -> Path:
     """The wheel built from this checkout, installed without dependencies into a venv of
     its own under `folder`, which finds its dependencies in this venv's site-packages
-    (a plain path line, so no editable finder): the `shinpan` script of that venv."""
+    (a plain path line): the `shinpan` script of that venv."""
     import sysconfig
 
     src = folder / "src"
