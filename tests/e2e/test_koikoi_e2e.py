@@ -217,6 +217,28 @@ def test_phone_layout(phone, live_server, lang):
                              ".setup__summary, #next-round")
 
 
+@pytest.mark.parametrize("width, height", [(1280, 900), (390, 844)])
+def test_an_answer_never_moves_the_cards_under_the_finger(browser, live_server, width, height):
+    """A tap's answer may show or hide a hint or an error above the cards (one card of a
+    month, a winner whose pile holds no yaku yet: states every round passes through); the
+    card just tapped, and so the next one, stays where it was on the screen."""
+    context = new_context(browser, viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/en/koikoi/score")
+        for index, status in ((0, "pending"), (2, "invalid"), (8, "pending"), (10, "invalid")):
+            # in the middle of the screen, clear of the sticky verdict bar: the click
+            # itself then scrolls nothing
+            tile(page, "a", index).evaluate("e => e.scrollIntoView({block: 'center'})")
+            before = tile(page, "a", index).bounding_box()["y"]
+            tile(page, "a", index).click()
+            page.wait_for_selector(f'#verdict[data-status="{status}"]')
+            settled(page)
+            assert tile(page, "a", index).bounding_box()["y"] == pytest.approx(before, abs=1), index
+    finally:
+        context.close()
+
+
 def test_first_screen_has_the_round_in_every_language(phone, live_server):
     """Issue 19: on arrival at 390x844 the round's first control is on screen and a tap on
     it reaches it, not the sticky verdict bar."""

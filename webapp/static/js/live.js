@@ -16,7 +16,10 @@
    `data-live-attrs` take the answer's class, aria-invalid and aria-describedby (and a
    <details> opens when the answer's is open).
    Focus stays where it was; when that element is gone, it goes where the button pressed
-   points (`formaction="…#target"`, where the page without this script opens).
+   points (`formaction="…#target"`, where the page without this script opens). The control
+   the person touched last stays where it was on the screen: when an answer shows or hides
+   something above it (a hint, an error), the page scrolls by as much, so the next tap
+   still lands where the finger is going.
    Fields sharing a `data-rove` value are one tab stop (a roving tabindex): the arrow keys
    left and right move between them, and `data-rove-hint` (which says so) is shown.
    Elements marked `data-live-hidden` are only needed without this script (a submit
@@ -92,8 +95,21 @@
     });
   }
 
+  // The control the person changed last (a field, a +/- button, the submit button).
+  var touched = null;
+
+  function holdStill(anchor, top) {
+    if (!anchor) { return; }
+    var now = document.contains(anchor) ? anchor : anchor.id && document.getElementById(anchor.id);
+    if (!now) { return; }
+    var moved = now.getBoundingClientRect().top - top;
+    if (moved) { window.scrollBy(0, moved); }
+  }
+
   function swap(fresh, button) {
     var focused = document.activeElement;
+    var anchor = touched && document.contains(touched) ? touched : null;
+    var top = anchor ? anchor.getBoundingClientRect().top : 0;
     document.querySelectorAll("[data-live-region]").forEach(function (region) {
       var next = fresh.getElementById(region.id);
       if (!next) { region.hidden = true; return; }
@@ -102,7 +118,7 @@
     // regions the new page has and this one lacks cannot be placed: ask for the whole page
     var missing = Array.prototype.some.call(fresh.querySelectorAll("[data-live-region]"),
       function (region) { return !document.getElementById(region.id); });
-    if (!missing) { sync(fresh); refocus(focused, button); }
+    if (!missing) { sync(fresh); holdStill(anchor, top); refocus(focused, button); }
     return !missing;
   }
 
@@ -200,15 +216,20 @@
     var changed = button.hasAttribute("data-step") ? step(button) : fill(button);
     if (!changed) { return; }  // nothing to change here: let the server say why
     event.preventDefault();
+    touched = button;
     later(button);
   });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
+    touched = event.submitter || null;
     ask(event.submitter || null);
   });
-  form.addEventListener("change", function () { later(null); });
+  form.addEventListener("change", function (event) { touched = event.target; later(null); });
   form.addEventListener("input", function (event) {
-    if (event.target.type !== "radio" && event.target.type !== "checkbox") { later(null); }
+    if (event.target.type !== "radio" && event.target.type !== "checkbox") {
+      touched = event.target;
+      later(null);
+    }
   });
   // Back online: ask at once, and soon again if the network is not quite there yet.
   window.addEventListener("online", function () {
