@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast, runtime_checkable
 
 from .loader import load_schema
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .sources import Source
 
 # A JSON document as json.loads gives it: its values are JSON's, hence Any.
@@ -158,6 +159,8 @@ class Game(NamedTuple):
     @property
     def folder(self) -> Path:
         """The game's package folder: its rulebook.yaml and its schemas/ are there."""
+        from pathlib import Path  # not on a cold `shinpan score`'s path (~5 ms of imports)
+
         return Path(importlib.import_module(self.package).__file__ or "").resolve().parent
 
     def schema(self, kind: SchemaKind) -> Document:

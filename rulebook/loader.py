@@ -24,11 +24,15 @@ import json
 import marshal
 import os
 from functools import cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 CHECK_VERSION = b"1"  # bump when the check itself changes (a new rule beside the schema)
-BUILT = Path(__file__).resolve().parent / "verdicts"  # the build's verdicts (make catalogs)
+# The build's verdicts (make catalogs). Paths here are text (os.path): a cold `shinpan
+# score` reads a verdict without importing pathlib (~5 ms).
+BUILT = os.path.join(os.path.dirname(os.path.realpath(__file__)), "verdicts")
 
 
 class RulebookError(ValueError):
@@ -50,13 +54,15 @@ def yaml_path(parts) -> str:
 
 
 @cache
-def load_schema(path: Path) -> dict[str, Any]:
+def load_schema(path: Path | str) -> dict[str, Any]:
     """A JSON Schema file (each game keeps its own in rulebook/<game>/schemas/)."""
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)
 
 
 def cache_dir() -> Path | None:
+    from pathlib import Path  # the site's caches and a verdict to write: not a cold read
+
     configured = os.environ.get("SHINPAN_CACHE_DIR")
     if configured:
         return Path(configured)
@@ -70,18 +76,23 @@ except ImportError:  # a Python built without it
     from hashlib import blake2b
 
 
-def _verdict_name(raw: bytes, schema: Path) -> str:
+def _read_bytes(path: Path | str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _verdict_name(raw: bytes, schema: Path | str) -> str:
     digest = blake2b(raw, digest_size=16)
-    digest.update(schema.read_bytes())
+    digest.update(_read_bytes(schema))
     digest.update(CHECK_VERSION)
     return f"rulebook-{digest.hexdigest()}.marshal"
 
 
-def _read_verdict(path: Path | None) -> Any:
+def _read_verdict(path: Path | str | None) -> Any:
     if path is None:
         return None
     try:
-        return marshal.loads(path.read_bytes())
+        return marshal.loads(_read_bytes(path))
     except (OSError, ValueError, EOFError, TypeError):
         return None
 
@@ -102,17 +113,16 @@ def _write_verdict(path: Path | None, data: Any) -> None:
         pass  # no cache: the next load checks again
 
 
-def load_yaml_checked(path: Path | str, schema: Path) -> dict[str, Any]:
+def load_yaml_checked(path: Path | str, schema: Path | str) -> dict[str, Any]:
     """Parse `path` and validate it against the JSON Schema file `schema`; raise RulebookError."""
-    path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = _read_bytes(path)
     except OSError as exc:
         raise RulebookError(path, [("", f"cannot read the file: {exc.strerror}")]) from None
     name = _verdict_name(raw, schema)
     built = os.environ.get("SHINPAN_BUILT_VERDICTS") or str(BUILT)
     if built != "0":
-        data = _read_verdict(Path(built) / name)
+        data = _read_verdict(os.path.join(built, name))
         if data is not None:
             return data
     folder = cache_dir()
@@ -133,7 +143,7 @@ def safe_yaml_loader() -> type:
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _parse_and_check(path: Path, raw: bytes, schema: Path) -> dict[str, Any]:
+def _parse_and_check(path: Path | str, raw: bytes, schema: Path | str) -> dict[str, Any]:
     import yaml  # only when there is no verdict yet
 
     try:
@@ -193,14 +203,16 @@ def collect_titles(data: dict[str, Any]) -> dict[str, str]:
             for section in data["sections"] for rule_id, title in section["titles"].items()}
 
 
-def build_verdicts(folder: Path = BUILT) -> list[Path]:
+def build_verdicts(folder: Path | str = BUILT) -> list[Path]:
     """The full check of every game's shipped rulebook, its verdict written to `folder`
     (the build's step in `make catalogs`); a RulebookError if one fails. In a fresh process
     (`main()`): a rulebook this process loaded before is not loaded again."""
     import shutil
+    from pathlib import Path
 
     from . import GAMES
 
+    folder = Path(folder)
     shutil.rmtree(folder, ignore_errors=True)
     saved = {key: os.environ.get(key) for key in ("SHINPAN_CACHE_DIR", "SHINPAN_BUILT_VERDICTS")}
     os.environ.update(SHINPAN_CACHE_DIR=str(folder), SHINPAN_BUILT_VERDICTS="0")
@@ -221,6 +233,6 @@ def main(argv: list[str] | None = None) -> int:
     import sys
 
     args = sys.argv[1:] if argv is None else argv
-    for written in build_verdicts(Path(args[0]) if args else BUILT):
+    for written in build_verdicts(args[0] if args else BUILT):
         print(f"checked, verdict kept: {written}")
     return 0

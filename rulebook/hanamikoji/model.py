@@ -13,9 +13,9 @@ The editions, as every page that compares or finds them reads them (a stable con
 """
 from __future__ import annotations
 
+import os
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..loader import (
     RulebookError,
@@ -26,9 +26,13 @@ from ..loader import (
 )
 from ..sources import Source, Sourced, read_sources, unknown_sources
 
-FOLDER = Path(__file__).resolve().parent
-DEFAULT_PATH = FOLDER / "rulebook.yaml"
-SCHEMA = FOLDER / "schemas" / "rulebook.schema.json"
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# Paths as text (os.path): pathlib would cost a cold `shinpan score` ~5 ms of imports.
+FOLDER = os.path.dirname(os.path.realpath(__file__))
+DEFAULT_PATH = os.path.join(FOLDER, "rulebook.yaml")
+SCHEMA = os.path.join(FOLDER, "schemas", "rulebook.schema.json")
 
 
 class Geisha(NamedTuple):

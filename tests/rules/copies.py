@@ -14,8 +14,9 @@ LOADER = safe_yaml_loader()
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-def modified_copy(source: Path, folder: Path, change: Callable[[dict], None]) -> Path:
+def modified_copy(source: Path | str, folder: Path, change: Callable[[dict], None]) -> Path:
     """A copy of the rulebook YAML at `source` in `folder`, changed by `change(data)`."""
+    source = Path(source)
     data = yaml.load(source.read_text(encoding="utf-8"), Loader=LOADER)
     change(data)
     path = folder / source.name

@@ -253,7 +253,9 @@ def test_an_invalid_request_with_such_a_key_is_escaped_too(tmp_path, capsys):
 LOADED = ("import json, sys; from rulebook.cli import main; status = main(sys.argv[1:]); "
           "print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
 NEVER = ("flask", "werkzeug", "jinja2", "webapp", "babel", "yaml", "jsonschema", "decimal",
-         "hashlib", "threading")
+         "hashlib", "threading",
+         # paths are text on the cold path: pathlib brings urllib.parse and ipaddress (~5 ms)
+         "pathlib", "urllib", "ipaddress")
 
 
 @pytest.mark.parametrize("request_, game, other", [(VALID, "hanamikoji", "koikoi"),

@@ -12,6 +12,7 @@ import copy
 import re
 from html import unescape
 from itertools import combinations, product
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -33,8 +34,8 @@ from webapp.games.koikoi.finder import KoikoiFinder
 from webapp.games.koikoi.options import encode, parse_table
 
 GAME_SLUGS = ("koikoi", "hanamikoji")
-KOIKOI_DATA = yaml.load(KOIKOI_YAML.read_text(encoding="utf-8"), Loader=LOADER)
-HANAMIKOJI_DATA = yaml.load(HANAMIKOJI_YAML.read_text(encoding="utf-8"), Loader=LOADER)
+KOIKOI_DATA = yaml.load(Path(KOIKOI_YAML).read_text(encoding="utf-8"), Loader=LOADER)
+HANAMIKOJI_DATA = yaml.load(Path(HANAMIKOJI_YAML).read_text(encoding="utf-8"), Loader=LOADER)
 
 
 def html_of(response) -> str:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,8 +16,8 @@ from tests.budget import examples
 
 RB = load_rulebook()
 SAKE = RB.card_by_slug["chrysanthemum-sake-cup"]
-RESPONSE = Draft202012Validator(json.loads((FOLDER / "schemas" / "response.schema.json").read_text()))
-REQUEST = Draft202012Validator(json.loads((FOLDER / "schemas" / "request.schema.json").read_text()))
+RESPONSE = Draft202012Validator(json.loads((Path(FOLDER) / "schemas" / "response.schema.json").read_text()))
+REQUEST = Draft202012Validator(json.loads((Path(FOLDER) / "schemas" / "request.schema.json").read_text()))
 
 piles = st.integers(min_value=0, max_value=(1 << 48) - 1)
 cards = st.integers(min_value=0, max_value=47)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -174,7 +175,7 @@ def test_every_rule_referenced_by_an_error_exists():
 
 def test_request_schema_matches_rulebook():
     rb = load_rulebook()
-    schema = json.loads((FOLDER / "schemas" / "request.schema.json").read_text())
+    schema = json.loads((Path(FOLDER) / "schemas" / "request.schema.json").read_text())
     assert schema["properties"]["ruleset"]["enum"] == list(rb.rulesets)
     props = schema["properties"]["options"]["properties"]
     assert set(props) == set(rb.options)
