@@ -70,7 +70,8 @@ class QuickRound:
         return {
             "winner": winner,
             "piles": piles,
-            "listed": frozenset(p for p in PLAYERS if p in captured) if captured else frozenset(),
+            # the players whose pile is listed: sides() let only "a" and "b" through
+            "listed": frozenset(captured) if captured else frozenset(),
             "hands": hands,
             "calls": dict(calls),
             "field_brights": brights,

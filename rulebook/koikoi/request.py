@@ -11,10 +11,10 @@ from ..problems import SHARED, Problem, describe, kind_of, pointer, quoted_list,
 from .messages import Words
 from .model import Rulebook
 from .quick import quick_round
-from .scoring import PileScore, Scorer, scorer_for
+from .scoring import PileScore, Scorer, ruleset_scorer, scorer_for
 
 MAX_NAME = 40
-TOP_FIELDS = ("game", "ruleset", "options", "players", "start", "rounds")
+TOP_FIELDS = frozenset(("game", "ruleset", "options", "players", "start", "rounds"))
 START_FIELDS = ("round", "dealer", "totals")
 MAX_TOTAL = 10**6
 ROUND_FIELDS = ("winner", "captured", "koikoi", "hand", "field_brights")
@@ -186,7 +186,9 @@ class RequestCheck(Words):
         parsed = [self.check_round(i, rnd, options) for i, rnd in enumerate(rounds)]
         if not options_ok or self.problems:
             return None
-        scorer = scorer_for(rb, ruleset, options)
+        # A table that chose no option plays the ruleset's own: its scorer is found by the
+        # ruleset alone (scorer_for would build a key of every option the scoring reads).
+        scorer = scorer_for(rb, ruleset, options) if self.chosen else ruleset_scorer(rb, ruleset)
         self.ruleset = ruleset
         for i, rnd in enumerate(parsed):
             if rnd is not None:
@@ -243,6 +245,7 @@ class RequestCheck(Words):
                              or_null=self.g(MSG_OR_NULL) if spec.nullable else "")
             else:
                 chosen[key] = value
+        self.chosen = chosen
         ok = self.check_not_in_ruleset(ruleset, chosen) and ok
         options = rb.effective_options(ruleset, chosen)
         if options["rounds"] is None and options["match_target"] is None:
@@ -311,6 +314,8 @@ class RequestCheck(Words):
         if not isinstance(raw, dict):
             self.add("request.type", ("start",), "referee.start", MSG_NOT_OBJECT_FIELD,
                      field="start", value=describe(raw, self.t))
+            return
+        if not raw:  # nothing given: the match's first round, as above
             return
         for key in raw:
             if key not in START_FIELDS:

@@ -109,6 +109,10 @@ class Scorer:
                            for p in combinations(ids, 2)):
                         combos.append(frozenset(combo))
             self.groups.append((group, members, tuple(combos)))
+        # Each yaku's group, by its place in `groups`; -1: a group whose yaku all score.
+        # (_resolve looks up only the yaku a pile holds instead of walking every group.)
+        self.group_at = {i: (-1 if combos is None else g)
+                         for g, (_, members, combos) in enumerate(self.groups) for i in members}
         self.hand_ids = frozenset(i for i, (y, _, _) in enumerate(active) if y.hand)
 
     def _kind_variants(self, sake: Any) -> list[dict[str, int]]:
@@ -150,6 +154,8 @@ class Scorer:
     # -- piles -------------------------------------------------------------------------
     def score_pile(self, pile: int, month: int | None = None) -> PileScore:
         """The yaku of a pile captured in a round of `month` (None: Cards of the Month unknown)."""
+        if len(self.variant_tests) == 1:  # most tables: no card counts as two kinds
+            return self._score_variant(pile, self.variant_tests[0], month)
         best: PileScore | None = None
         for tests in self.variant_tests:
             result = self._score_variant(pile, tests, month)
@@ -177,41 +183,42 @@ class Scorer:
         return base
 
     @staticmethod
-    def _tests(compiled: list[_Compiled]) -> tuple[tuple[_Compiled, int, int, int, bool], ...]:
+    def _tests(compiled: list[_Compiled]) -> tuple[tuple[_Compiled, int, int, int], ...]:
         """What holding each yaku asks of a pile, as plain numbers: (yaku, the cards it
-        needs, the cards it counts, how many of them at least, whether it needs the round's
-        month). A hand yaku is no pile's (score_hand)."""
+        needs, the cards it counts, how many of them at least). A yaku of the round's month
+        asks nothing here (_score_variant tests it); a hand yaku is no pile's (score_hand)."""
         out = []
         for c in compiled:
             y = c.yaku
             if y.match == "cards":
-                out.append((c, y.cards, 0, 0, False))
+                out.append((c, y.cards, 0, 0))
             elif y.match == "count":
-                out.append((c, y.requires, c.count_mask, y.count_min, False))
+                out.append((c, y.requires, c.count_mask, y.count_min))
             elif y.match == "round_month":
-                out.append((c, 0, 0, 0, True))
+                out.append((c, 0, 0, 0))
         return tuple(out)
 
-    def _score_variant(self, pile: int, tests: tuple[tuple[_Compiled, int, int, int, bool], ...],
+    def _score_variant(self, pile: int, tests: tuple[tuple[_Compiled, int, int, int], ...],
                        month: int | None) -> PileScore:
         # The hot path: the yaku the pile can hold at all, in one comprehension of plain
         # numbers (most piles hold none; a month's yaku always passes and is tested below).
-        held = [t for t in tests if pile & t[1] == t[1] and (pile & t[2]).bit_count() >= t[3]]
+        held = [c for c, needed, counted, least in tests
+                if pile & needed == needed and (pile & counted).bit_count() >= least]
         if not held:
             return NO_YAKU
         matched: dict[int, Scored] = {}
         dropped: list[Dropped] = []
         unknown: list[Yaku] = []
-        for c, needed, counted, least, by_month in held:
-            if by_month:
+        for c in held:
+            y = c.yaku
+            if y.match == "round_month":
                 if month is None:
                     continue
-                needed = show = self.month_masks[month]
+                show = self.month_masks[month]
+                if pile & show != show:
+                    continue
             else:
                 show = c.show_mask
-            if pile & needed != needed or (least and (pile & counted).bit_count() < least):
-                continue
-            y = c.yaku
             if c.points is None:
                 unknown.append(y)
                 continue
@@ -232,14 +239,26 @@ class Scorer:
         return PileScore(tuple(scored), tuple(dropped), tuple(unknown))
 
     def _resolve(self, matched: dict[int, Scored], dropped: list[Dropped]) -> list[Scored]:
-        chosen: set[int] = set()
-        for _group, members, combos in self.groups:
-            present = [i for i in members if i in matched]
-            if not present:
+        """The matched yaku that score together (`matched` in rulebook order): all of a
+        group that stacks them all, the best allowed combination of the others' (the rest
+        of those dropped, group by group, in rulebook order)."""
+        if len(matched) == 1:  # most piles that score: one yaku, nothing to choose between
+            return list(matched.values())
+        chosen: list[int] = []
+        contested: dict[int, list[int]] = {}  # a group's place in `groups` -> its yaku held
+        for i in matched:
+            g = self.group_at[i]  # every yaku has a group (the rulebook's load checks)
+            if g < 0:
+                chosen.append(i)
+            else:
+                contested.setdefault(g, []).append(i)
+        for g in sorted(contested):
+            present = contested[g]
+            if len(present) == 1:
+                chosen.extend(present)
                 continue
-            if combos is None or len(present) == 1:
-                chosen.update(present)
-                continue
+            combos = self.groups[g][2]
+            assert combos is not None
             have = frozenset(present)
             best_combo, best_points = None, -1
             for combo in combos:
@@ -248,7 +267,7 @@ class Scorer:
                     if points > best_points:
                         best_combo, best_points = combo, points
             assert best_combo is not None
-            chosen.update(best_combo)
+            chosen.extend(best_combo)
             dropped.extend(Dropped(matched[i].yaku, DROPPED_BEST) for i in present if i not in best_combo)
         return [matched[i] for i in sorted(chosen)]
 
@@ -290,6 +309,14 @@ def scorer_for(rb: Rulebook, ruleset: str, options: dict[str, Any]) -> Scorer:
     found = rb.cache.get(key)
     if found is None:
         found = rb.cache[key] = Scorer(rb, ruleset, options)
+    return found
+
+
+def ruleset_scorer(rb: Rulebook, ruleset: str) -> Scorer:
+    """The scorer of a ruleset as it comes, no table option chosen (most requests)."""
+    found = rb.cache.get(("scorer", ruleset))
+    if found is None:
+        found = rb.cache[("scorer", ruleset)] = scorer_for(rb, ruleset, rb.effective_options(ruleset))
     return found
 
 
