@@ -94,11 +94,30 @@ def write_out(data: bytes) -> None:
         raise OutputError from exc
 
 
+def help_formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's help formatter, as wide as the terminal. argparse makes one for every
+    argument it is given (to check its metavar), and without a width each would import
+    shutil to ask the terminal (with bz2, lzma and fnmatch: ~4 ms of a cold command); the
+    width is read here as shutil.get_terminal_size reads it (COLUMNS, the terminal, 80)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return argparse.HelpFormatter(prog, width=(columns or 80) - 2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="shinpan", description="Referee for Hanamikoji and Koi-Koi.")
+    parser = argparse.ArgumentParser(prog="shinpan", description="Referee for Hanamikoji and Koi-Koi.",
+                                     formatter_class=help_formatter)
     # `prog` given: argparse would otherwise lay out a usage line to find it (shutil, bz2, lzma)
     commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
-    score = commands.add_parser("score", help="score a request (JSON or YAML; '-' reads standard input)")
+    score = commands.add_parser("score", help="score a request (JSON or YAML; '-' reads standard input)",
+                                formatter_class=help_formatter)
     score.add_argument("file", help="request file, or - for standard input")
     output = score.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the response document")

@@ -1,6 +1,7 @@
 """`shinpan score`: human output, --json, --jsonl, --lang and exit codes."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook.cli import main
+from rulebook.cli import help_formatter, main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -255,7 +256,9 @@ LOADED = ("import json, sys; from rulebook.cli import main; status = main(sys.ar
 NEVER = ("flask", "werkzeug", "jinja2", "webapp", "babel", "yaml", "jsonschema", "decimal",
          "hashlib", "threading",
          # paths are text on the cold path: pathlib brings urllib.parse and ipaddress (~5 ms)
-         "pathlib", "urllib", "ipaddress")
+         "pathlib", "urllib", "ipaddress",
+         # argparse's help formatter is given the terminal's width (cli.help_formatter)
+         "shutil", "bz2", "lzma")
 
 
 @pytest.mark.parametrize("request_, game, other", [(VALID, "hanamikoji", "koikoi"),
@@ -274,3 +277,11 @@ def test_a_cold_command_imports_only_the_game_it_scores(tmp_path, request_, game
     # the records are named tuples, and orjson (which brings dataclasses) waits for a second
     # document: the standard library reads one
     assert "dataclasses" not in loaded and "orjson" not in loaded
+
+
+@pytest.mark.parametrize("columns", ["60", "200", "", "0", "wide"])
+def test_the_help_is_as_wide_as_argparse_would_make_it(monkeypatch, columns):
+    # help_formatter reads the width without shutil: the same width argparse's default
+    # formatter gets from shutil.get_terminal_size, whatever COLUMNS holds
+    monkeypatch.setenv("COLUMNS", columns)
+    assert help_formatter("shinpan")._width == argparse.HelpFormatter("shinpan")._width
