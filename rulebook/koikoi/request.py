@@ -530,7 +530,8 @@ class RequestCheck(Words):
         rnd["month"] = month = rb.round_month(self.start["round"] + i)
         rnd["scores"] = scores = {p: scorer.score_pile(piles[p], month) for p in PLAYERS}
         rnd["hand_win"], rnd["hand_draw"], rnd["hands_ignored"] = None, False, False
-        lucky = {p: hs for p, hand in rnd["hands"].items() if (hs := scorer.score_hand(hand)).scored}
+        lucky = {p: hs for p, hand in rnd["hands"].items()
+                 if (hs := scorer.score_hand(hand)).scored} if rnd["hands"] else {}
         if lucky and options["lucky_hands"] == "misdeal":
             for p, hand_score in lucky.items():
                 self.add("hand.misdeal", ("rounds", i, "hand", p), "options.lucky-hands",
