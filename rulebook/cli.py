@@ -26,7 +26,6 @@ import argparse
 import errno
 import os
 import re
-import signal
 import sys
 from typing import Any, BinaryIO
 
@@ -37,7 +36,6 @@ from .referee import referee
 MAX_INPUT = 1024 * 1024  # bytes of one request (a 50-round match with action logs: ~20 KB)
 READ_ERROR = N_("shinpan: cannot read {file}: {reason}")
 WRITE_ERROR = N_("shinpan: cannot write the output: {reason}")
-CLOSED_PIPE = 128 + signal.SIGPIPE  # the status a shell shows for a tool SIGPIPE ended
 # What a terminal acts on instead of showing: C0 and C1 controls (ESC starts a colour or a
 # cursor move, BEL rings), line and paragraph separators, and the bidi marks, embeddings,
 # overrides and isolates that reorder the rest of a line (UAX #9).
@@ -238,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
         return run(args, t)
     except BrokenPipeError:  # `shinpan score ... | head`: the reader left, say nothing
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing at exit
-        return CLOSED_PIPE
+        import signal  # here only: its import (an enum of every signal) costs ~1 ms
+
+        return 128 + signal.SIGPIPE  # the status a shell shows for a tool SIGPIPE ended
     except OutputError as exc:  # e.g. `> /dev/full`
         return fail(t.gettext(WRITE_ERROR).format(reason=os_reason(exc.__cause__, t)))
 

@@ -258,7 +258,8 @@ NEVER = ("flask", "werkzeug", "jinja2", "webapp", "babel", "yaml", "jsonschema",
          # paths are text on the cold path: pathlib brings urllib.parse and ipaddress (~5 ms)
          "pathlib", "urllib", "ipaddress",
          # argparse's help formatter is given the terminal's width (cli.help_formatter)
-         "shutil", "bz2", "lzma")
+         "shutil", "bz2", "lzma",
+         "signal")  # only for the status of a closed pipe
 
 
 @pytest.mark.parametrize("request_, game, other", [(VALID, "hanamikoji", "koikoi"),
