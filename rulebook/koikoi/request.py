@@ -246,13 +246,14 @@ class RequestCheck(Words):
             else:
                 chosen[key] = value
         self.chosen = chosen
-        ok = self.check_not_in_ruleset(ruleset, chosen) and ok
+        if chosen:  # (the ruleset's own values need no check: most requests choose none)
+            ok = self.check_not_in_ruleset(ruleset, chosen) and ok
         options = rb.effective_options(ruleset, chosen)
         if options["rounds"] is None and options["match_target"] is None:
             path = ("options", "rounds") if "rounds" in chosen else ("options", "match_target")
             self.add("option.value", path, rb.options["match_target"].rule, MSG_NO_ROUND_LIMIT)
             ok = False
-        return options, self.check_switches(ruleset, chosen) and ok
+        return options, (self.check_switches(ruleset, chosen) if chosen else True) and ok
 
     def check_not_in_ruleset(self, ruleset: str, chosen: dict[str, Any]) -> bool:
         """options.not-in-ruleset: an option about yaku the ruleset lacks keeps its value."""

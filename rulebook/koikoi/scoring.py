@@ -200,16 +200,14 @@ class Scorer:
 
     def _score_variant(self, pile: int, tests: tuple[tuple[_Compiled, int, int, int], ...],
                        month: int | None) -> PileScore:
-        # The hot path: the yaku the pile can hold at all, in one comprehension of plain
-        # numbers (most piles hold none; a month's yaku always passes and is tested below).
-        held = [c for c, needed, counted, least in tests
-                if pile & needed == needed and (pile & counted).bit_count() >= least]
-        if not held:
-            return NO_YAKU
+        # The hot path: a test of plain numbers per yaku (most piles pass none; a month's
+        # yaku always passes it and is tested below).
         matched: dict[int, Scored] = {}
         dropped: list[Dropped] = []
         unknown: list[Yaku] = []
-        for c in held:
+        for c, needed, counted, least in tests:
+            if pile & needed != needed or (pile & counted).bit_count() < least:
+                continue
             y = c.yaku
             if y.match == "round_month":
                 if month is None:
