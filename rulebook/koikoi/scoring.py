@@ -206,7 +206,7 @@ class Scorer:
         dropped: list[Dropped] = []
         unknown: list[Yaku] = []
         for c, needed, counted, least in tests:
-            if pile & needed != needed or (pile & counted).bit_count() < least:
+            if pile & needed != needed or (least and (pile & counted).bit_count() < least):
                 continue
             y = c.yaku
             if y.match == "round_month":
@@ -230,7 +230,8 @@ class Scorer:
             matched[c.index] = Scored(y, points, pile & show)
         if not (matched or dropped or unknown):
             return NO_YAKU  # most piles: one shared value (it is immutable)
-        scored = self._resolve(matched, dropped) if matched else []
+        # a lone yaku has nothing to be chosen against (most piles that score hold one)
+        scored = self._resolve(matched, dropped) if len(matched) > 1 else list(matched.values())
         if self.viewings == "with_other" and not any(not s.yaku.viewing for s in scored):
             dropped.extend(Dropped(s.yaku, DROPPED_ALONE) for s in scored if s.yaku.viewing)
             scored = [s for s in scored if not s.yaku.viewing]
@@ -240,8 +241,6 @@ class Scorer:
         """The matched yaku that score together (`matched` in rulebook order): all of a
         group that stacks them all, the best allowed combination of the others' (the rest
         of those dropped, group by group, in rulebook order)."""
-        if len(matched) == 1:  # most piles that score: one yaku, nothing to choose between
-            return list(matched.values())
         chosen: list[int] = []
         contested: dict[int, list[int]] = {}  # a group's place in `groups` -> its yaku held
         for i in matched:
