@@ -141,8 +141,9 @@ def test_live_regions_are_never_kept_as_the_page(client):
 @pytest.mark.parametrize("url", [
     "/fr/hanamikoji/score?step=a:0:%2B1",  # a stepper pressed without live.js's own step
     "/uk/hanamikoji/score?mode=log&act=secret:ayane&act=secret:iroha&drop=0",  # a removal
-    "/en/koikoi/score?na=&nb=&round=1&dealer=a&ta=0&tb=0&winner=a&ka=0&kb=1&a=0&a=2&a=28"
-    "&ruleset=nintendo&house=",  # the form as live.js sends it: every field, a card per a=
+    # the form as live.js sends it: every field, a card per a=
+    ("/en/koikoi/score?na=&nb=&round=1&dealer=a&ta=0&tb=0&winner=a&ka=0&kb=1&a=0&a=2&a=28"
+     "&ruleset=nintendo&house="),
     "/de/koikoi/score?a=0,2&winner=a&step=next",
 ])
 def test_a_live_update_is_answered_where_the_redirect_leads(client, url):
