@@ -78,15 +78,21 @@ lighthouse: $(VENV)/.runtime catalogs browser  ## Lighthouse scores of the main 
 	@test -x node_modules/.bin/lighthouse || npm ci --no-audit --no-fund --silent
 	$(BIN)/python -m tools.lighthouse
 
-$(VENV)/.runtime: pyproject.toml constraints.txt
+# The venv with what a target needs, in one pip run each: the test tools install with the
+# runtime (one resolution instead of two: 26 s instead of 34 s on a fresh clone).
+define venv_with
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e .
+	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e '$(1)'
+endef
+
+$(VENV)/.runtime: pyproject.toml constraints.txt
+	$(call venv_with,.)
 	touch $@
 
-$(VENV)/.test: $(VENV)/.runtime
-	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e '.[test]'
-	touch $@
+$(VENV)/.test: pyproject.toml constraints.txt
+	$(call venv_with,.[test])
+	touch $(VENV)/.runtime $@
 
 # .mo files are build output: compiled from the .po sources, never committed. So are the
 # rulebooks' verdicts (rulebook/loader.py): checked in full here, kept in the package, so a

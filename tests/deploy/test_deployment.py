@@ -170,6 +170,7 @@ def test_a_failure_in_the_asgi_glue_is_still_the_apps_kind_of_500(monkeypatch, p
     """Bug 2's other half: what the ASGI entry cannot handle was granian's bare 500,
     without the security headers and without an access-log line."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from webapp.server import asgi
 
@@ -191,7 +192,10 @@ def test_a_failure_in_the_asgi_glue_is_still_the_apps_kind_of_500(monkeypatch, p
              "query_string": b"lang=fr", "http_version": "1.1", "scheme": "http",
              "headers": [(b"host", b"127.0.0.1")], "server": ("127.0.0.1", 80),
              "client": ("203.0.113.9", 4242)}
-    asyncio.run(asgi.app(scope, receive, send))
+    # in a thread of its own: a pool worker that ran a browser test holds Playwright's
+    # event loop in this one
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, asgi.app(scope, receive, send)).result()
     start, body = sent
     headers = dict(start["headers"])
     assert start["status"] == 500 and headers[b"content-type"].startswith(kind)

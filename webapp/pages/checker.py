@@ -3,13 +3,16 @@
 The game's web module reads the query and asks the referee (`WebGame.checker`); this view
 only renders what it answers, or follows the redirect a button pressed without
 JavaScript asks for. static/js/live.js sends the same form without reloading the page,
-with the header `Shinpan-Live: regions`: such a request gets the game's `live.html`, the
+with the header `Shinpan-Live: regions`: such a request gets the game's `live.html` (of the
+tidy address the page would redirect to, named in `Shinpan-Live-Address`), the
 parts live.js puts in place (the regions whole, the fields whose marks it follows by their
 opening tags), each made by the macro that makes it on the full page, so it is the same
 bytes there, without the rest of the page. The page keeps its own offline copy (live.js
 hands it to static/js/sw.js).
 """
 from __future__ import annotations
+
+from urllib.parse import parse_qsl
 
 from flask import (
     Blueprint,
@@ -22,6 +25,7 @@ from flask import (
     request,
     url_for,
 )
+from werkzeug.datastructures import ImmutableMultiDict
 
 from ..games import GAMES, Redirect
 from . import fragments
@@ -31,6 +35,7 @@ bp = Blueprint("checker", __name__)
 bp.add_app_template_global(fragments.kept, "kept")
 bp.add_app_template_filter(fragments.marks, "marks")
 LIVE_HEADER = "Shinpan-Live"  # for a live update; its value names what it replaces
+ADDRESS_HEADER = "Shinpan-Live-Address"  # where a live update's answer stands (a tidier address)
 
 
 def query_parameters() -> dict[str, frozenset[str]]:
@@ -48,14 +53,27 @@ def checker(game: str):
         abort(404)
     answer = web.checker(web.rulebook, request.args, g.lang)
     base = url_for("checker.checker", game=game)
+    live = request.headers.get(LIVE_HEADER) == "regions"
+    address = None
     if isinstance(answer, Redirect):
-        return redirect(base + ("?" + answer.query if answer.query else ""), code=303)
+        address = base + ("?" + answer.query if answer.query else "")
+        if not live:
+            return redirect(address, code=303)
+        # live.js would follow the 303 at once: the live parts of the address it leads to,
+        # and that address in a header, save a round trip on every such tap
+        answer = web.checker(web.rulebook, ImmutableMultiDict(
+            parse_qsl(answer.query, keep_blank_values=True)), g.lang)
+        if isinstance(answer, Redirect):  # the address leads on: let the browser follow
+            return redirect(address, code=303)
     context = page_context(game, answer.pop("page_args"))
     context["rule_url"] = fragments.kept_rule_url(game, context["state"], context["rule_url"])
     context.update(answer)
-    if request.headers.get(LIVE_HEADER) == "regions":
-        return live_regions(web.template("live.html"), page="checker", base_url=base,
-                            **context)
+    if live:
+        response = live_regions(web.template("live.html"), page="checker", base_url=base,
+                                **context)
+        if address is not None:
+            response.headers[ADDRESS_HEADER] = address
+        return response
     return render_template(web.template("checker.html"), page="checker", base_url=base,
                            **context)
 

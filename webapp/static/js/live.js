@@ -6,7 +6,7 @@
    answer a whole page), and puts the regions marked `data-live-region` of that answer in
    place of the current ones, so the ruling follows every change without a reload; the
    address bar follows too (the answer's `data-live-address`, the form's tidy address, if
-   it has one). After each answer the page hands its offline copy to the service worker
+   it has one; else the tidier address the server answered for, `Shinpan-Live-Address`). After each answer the page hands its offline copy to the service worker
    (static/js/sw.js): the page as it now is, each field's value written into its tag.
    Two kinds of buttons change a field here before asking:
      data-step="+1" data-for="<input id>"   add to a number, within its min and max;
@@ -132,7 +132,10 @@
                  credentials: "same-origin" })
       .then(function (response) {
         if (response.status >= 500) { throw new Error(String(response.status)); }
-        return response.text().then(function (html) { return [response.url, html]; });
+        var moved = response.headers.get("Shinpan-Live-Address");  // a tidier address
+        return response.text().then(function (html) {
+          return [moved ? new URL(moved, window.location.href).toString() : response.url, html];
+        });
       })
       .then(function (answer) {
         if (mine !== asked) { return; }
