@@ -17,7 +17,6 @@ documents the referee produces (tests/test_jsonio.py checks both).
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
@@ -59,7 +58,8 @@ def _reject_constant(name: str) -> Any:
 def _number(text: str) -> int | float:
     """A JSON number with a fraction or an exponent: the integer when its exact value is
     whole, else the float. Past MAX_DIGITS digits (or infinite as a float): too large."""
-    from decimal import Decimal  # only for such a number: not on a cold command's way
+    import math  # (both only for such a number: not on a cold command's way)
+    from decimal import Decimal
 
     value = Decimal(text)
     if value == value.to_integral_value():

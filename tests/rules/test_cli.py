@@ -253,7 +253,7 @@ def test_an_invalid_request_with_such_a_key_is_escaped_too(tmp_path, capsys):
 # game, the checks a kept verdict covers, or what only a refusal or a YAML document needs.
 LOADED = ("import json, sys; from rulebook.cli import main; status = main(sys.argv[1:]); "
           "print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
-NEVER = ("flask", "werkzeug", "jinja2", "webapp", "babel", "yaml", "jsonschema", "decimal",
+NEVER = ("flask", "werkzeug", "jinja2", "webapp", "babel", "yaml", "jsonschema", "decimal", "math",
          "hashlib", "threading",
          # paths are text on the cold path: pathlib brings urllib.parse and ipaddress (~5 ms)
          "pathlib", "urllib", "ipaddress",
