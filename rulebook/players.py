@@ -56,12 +56,15 @@ class Names:
     """The two players of one request: given names, or the defaults of the language."""
 
     def __init__(self, lang: str):
-        self.labels = dict(labels(lang))  # for headings, fields and the response's `players`
-        self.said = dict(in_sentence(lang))  # for the sentences of messages and rulings
+        # The language's defaults, shared by every request (cached: never change them in
+        # place); set() gives a request with a given name copies of its own.
+        self.labels = labels(lang)  # for headings, fields and the response's `players`
+        self.said = in_sentence(lang)  # for the sentences of messages and rulings
         self.lowered = lowered(lang)
 
     def set(self, player: str, name: str) -> None:
-        self.labels[player] = self.said[player] = name
+        self.labels = {**self.labels, player: name}
+        self.said = {**self.said, player: name}
 
     def cap(self, text: str) -> str:
         """`text` with a default name that opens a sentence capitalized ("El jugador A gana.")."""
