@@ -77,30 +77,29 @@ class QuickRound:
             "field_brights": brights,
         }
 
-    def mask(self, cards: Any) -> int | None:
-        """The bit mask of a list of distinct known cards; None for anything else."""
-        if type(cards) is not list or not CARD_TYPES.issuperset(map(type, cards)):
-            return None
-        try:  # distinct cards: the sum of their bits is their union
-            mask = sum(map(self.bit_of.__getitem__, cards))
-        except KeyError:  # not a card
-            return None
-        return mask if mask.bit_count() == len(cards) else None
-
     def sides(self, raw: Any, size: int | None) -> dict[str, int] | None:
-        """{player: mask} of the players listed, no card in both; each of `size` cards."""
+        """{player: mask} of the players listed, each a list of distinct known cards (of
+        `size` cards, if given), no card in both."""
         if type(raw) is not dict or not SIDES.issuperset(raw):
             return None
+        bit_of = self.bit_of
         out: dict[str, int] = {}
         seen = 0
         for p in PLAYERS:
-            if p in raw:
-                cards = raw[p]
-                mask = self.mask(cards)
-                if mask is None or mask & seen or (size is not None and len(cards) != size):
-                    return None
-                seen |= mask
-                out[p] = mask
+            if p not in raw:
+                continue
+            cards = raw[p]
+            if type(cards) is not list or not CARD_TYPES.issuperset(map(type, cards)):
+                return None
+            try:  # distinct cards: the sum of their bits is their union
+                mask = sum(map(bit_of.__getitem__, cards))
+            except KeyError:  # not a card
+                return None
+            if (mask.bit_count() != len(cards) or mask & seen
+                    or (size is not None and len(cards) != size)):
+                return None
+            seen |= mask
+            out[p] = mask
         return out
 
     def even_months(self, piles: dict[str, int]) -> bool:
