@@ -212,11 +212,14 @@ class KoikoiFinder:
         # lists the yaku off by default; else the option's)
         if switches:
             known |= {at(r, dict.fromkeys(switches, True)) for r in rb.rulesets} - {UNKNOWN}
-        # and where an option drops it (FudaWiki's older yaku): a table playing that option
-        # answers "not played", even where every ruleset lists the yaku
+        # and every way a table turns it off (rb.yaku_off): a switch off, an option on that
+        # drops it (FudaWiki's older yaku), the viewings off (a viewing yaku); such a table
+        # answers "not played", even where every ruleset plays the yaku
         drops = [spec.id for spec in rb.options.values() if yaku_id in spec.drops]
-        if drops:
-            known |= {at(r, dict.fromkeys(drops, True)) for r in rb.rulesets} - {UNKNOWN}
+        offs = ([{option: False} for option in switches] + [{option: True} for option in drops]
+                + ([{"viewings": "off"}] if rb.yaku_by_id[yaku_id].viewing else []))
+        for off in offs:
+            known |= {at(r, off) for r in rb.rulesets} - {UNKNOWN}
         answers = [Answer(str(p), p, ngettext("%(num)s point", "%(num)s points", p))
                    for p in sorted(v for v in known if v != NOT_PLAYED)]
         if NOT_PLAYED in known:
@@ -225,7 +228,8 @@ class KoikoiFinder:
         def settle(candidate: str, answer: Answer) -> dict[str, Any] | None:
             if answer.value == NOT_PLAYED:
                 return ({option: False for option in switches}
-                        or {option: True for option in drops} or None)
+                        or {option: True for option in drops}
+                        or (offs[0] if offs else None))
             return {option: True for option in switches} or None
 
         return Question(key, gettext("How many points is %(yaku)s worth?",
