@@ -217,6 +217,28 @@ def test_phone_layout(phone, live_server, lang):
                              ".setup__summary, #next-round")
 
 
+def test_a_key_press_as_an_answer_arrives_still_ticks_the_card(tab, live_server):
+    """A live answer never replaces a card's checkbox: Space pressed on a card (key down)
+    just before the answer to the previous tick arrives, and let go after it, still ticks
+    the card. (Replaced between the two, the key's release met a new checkbox: lost.)"""
+    tab.goto(f"{live_server}/en/koikoi/score")
+    held = []
+    tab.route("**/koikoi/score?**", lambda route: held.append(route))  # answers wait to be let through
+    tab.focus("#pile-a-28")
+    with tab.expect_request("**/koikoi/score?**"):
+        tab.keyboard.press("Space")
+    tab.evaluate("0")  # the route's handler has run
+    assert len(held) == 1
+    tab.focus("#pile-a-30")
+    tab.keyboard.down("Space")
+    held[0].continue_()
+    tab.unroute("**/koikoi/score?**")
+    settled(tab)  # the answer to card 28 is in place
+    tab.keyboard.up("Space")
+    assert tab.locator("#pile-a-30").is_checked() and tab.locator("#pile-a-28").is_checked()
+    tab.wait_for_function("() => location.search.includes('a=28,30')")
+
+
 @pytest.mark.parametrize("width, height", [(1280, 900), (390, 844)])
 def test_an_answer_never_moves_the_cards_under_the_finger(browser, live_server, width, height):
     """A tap's answer may show or hide a hint or an error above the cards (one card of a
