@@ -6,7 +6,8 @@
    answer a whole page), and puts the regions marked `data-live-region` of that answer in
    place of the current ones, so the ruling follows every change without a reload; the
    address bar follows too (the answer's `data-live-address`, the form's tidy address, if
-   it has one; else the tidier address the server answered for, `Shinpan-Live-Address`). After each answer the page hands its offline copy to the service worker
+   it has one; else the tidier address the server answered for, `Shinpan-Live-Address`).
+   After each answer the page hands its offline copy to the service worker
    (static/js/sw.js): the page as it now is, each field's value written into its tag.
    Two kinds of buttons change a field here before asking:
      data-step="+1" data-for="<input id>"   add to a number, within its min and max;
@@ -68,9 +69,15 @@
     return hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
   }
 
+  // An element, or the one with its id that an answer put in its place.
+  function current(element) {
+    if (!element || document.contains(element)) { return element; }
+    return (element.id && document.getElementById(element.id)) || null;
+  }
+
   function refocus(focused, button) {
-    if (focused && focused !== document.body && document.contains(focused)) { return; }
-    var same = focused && focused.id && document.getElementById(focused.id);
+    var same = focused && focused !== document.body ? current(focused) : null;
+    if (same && same === focused) { return; }  // still in place
     if (same) { same.focus({ preventScroll: true }); return; }
     var next = target(button);
     if (!next) { return; }
@@ -99,8 +106,7 @@
   var touched = null;
 
   function holdStill(anchor, top) {
-    if (!anchor) { return; }
-    var now = document.contains(anchor) ? anchor : anchor.id && document.getElementById(anchor.id);
+    var now = current(anchor);
     if (!now) { return; }
     var moved = now.getBoundingClientRect().top - top;
     if (moved) { window.scrollBy(0, moved); }
