@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from rulebook.i18n import LANGUAGES
+from tests.budget import languages
 
 from .conftest import axe_violations, closed_after
 from .layout import (
@@ -141,9 +141,10 @@ def test_board_round_on_a_phone_in_at_most_18_taps(phone, live_server, lang):
 
 def test_first_screen_has_the_first_count_control_in_every_language(phone, live_server):
     """Issue 19: on arrival at 390x844 the first + of the board is on screen and a tap on it
-    reaches it (not the sticky verdict bar); the board's sides read as the names do, A | B."""
+    reaches it (not the sticky verdict bar); the board's sides read as the names do, A | B.
+    make test: the longest words, the longest text, another script (make test-deep: all)."""
     page = phone
-    for lang in LANGUAGES:
+    for lang in languages(quick=("de", "uk", "ja")):
         page.goto(f"{live_server}/{lang}/hanamikoji/score")
         first = '#col-0 .stepper button[data-step="+1"]'
         where = tappable_on_arrival(page, first)
@@ -608,7 +609,7 @@ def test_narrowest_phone_has_no_overflow(browser, live_server):
                                   is_mobile=True)
     try:
         page = context.new_page()
-        for lang in LANGUAGES:
+        for lang in languages(quick=("de", "uk")):  # the longest words and text
             for path in (PAGES["board-round2"], PAGES["log"]):
                 page.goto(live_server + path.format(lang=lang))
                 assert overflow(page) <= 0, (lang, path)

@@ -13,7 +13,6 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from rulebook.i18n import LANGUAGES
 from tests.budget import languages
 
 from .conftest import axe_violations, closed_after
@@ -263,8 +262,9 @@ def test_an_answer_never_moves_the_cards_under_the_finger(browser, live_server, 
 
 def test_first_screen_has_the_round_in_every_language(phone, live_server):
     """Issue 19: on arrival at 390x844 the round's first control is on screen and a tap on
-    it reaches it, not the sticky verdict bar."""
-    for lang in LANGUAGES:
+    it reaches it, not the sticky verdict bar. make test: the longest words, the longest
+    text, another script (make test-deep: all)."""
+    for lang in languages(quick=("de", "uk", "ja")):
         phone.goto(f"{live_server}/{lang}/koikoi/score")
         where = tappable_on_arrival(phone, 'label[for="winner-a"]')
         assert where["reached"], (lang, where)
@@ -402,7 +402,7 @@ def test_card_names_are_never_broken_on_the_narrowest_phone(browser, live_server
                           is_mobile=True)
     try:
         page = context.new_page()
-        for lang in LANGUAGES:
+        for lang in languages(quick=("de", "uk", "fr")):  # the longest card names
             page.goto(live_server + KK_PAGES["ruling"].format(lang=lang))
             page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
             assert not broken_words(page, WORDS), lang

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from rulebook.i18n import LANGUAGES
-from tests.budget import languages
+from tests.budget import in_turn, languages
 
 from .conftest import axe_violations, closed_after
 from .layout import screenshot_languages
@@ -860,25 +860,29 @@ SHOW_EVERY_SECTION = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("lang", languages(quick=("de", "uk")))  # the longest pages
-def test_the_page_is_about_as_long_on_arrival_as_laid_out(browser, live_server, lang):
+# make test: each width once, in the longest pages' languages in turn; make test-deep: each
+# width in every language
+@pytest.mark.parametrize("width, height, lang", in_turn(
+    [(320, 700), (390, 844), (1024, 768), (1280, 800)], every=languages(quick=("de", "uk"))))
+def test_the_page_is_about_as_long_on_arrival_as_laid_out(browser, live_server, width, height,
+                                                          lang):
     """Issue 19: a section waiting to be laid out takes the height the server estimated for
     it, so a rules page on arrival is about as long as once every section has been shown
     (the German Koi-Koi page on a phone: 135,259 px against about 36,000 with one estimate
     for all), and the scroll thumb tells the truth. Each estimate is above the section's own
     height: a section measured before it is shown never reaches into the next one."""
-    for viewport in (NARROW, PHONE, {"width": 1024, "height": 768}, DESKTOP):
-        with own_page(browser, viewport=viewport) as page:
-            for game in ("hanamikoji", "koikoi"):
-                page.goto(f"{live_server}/{lang}/{game}/")
-                arrival = page.evaluate("document.documentElement.scrollHeight")
-                sizes = page.evaluate(SHOW_EVERY_SECTION)
-                laid_out = page.evaluate("document.documentElement.scrollHeight")
-                where = f"{game} at {viewport['width']} px"
-                over = [(sid, own, estimate) for estimate, own, sid in sizes if own > estimate]
-                assert not over, f"{where}: taller than estimated: {over}"
-                assert laid_out <= arrival <= 1.6 * laid_out, \
-                    f"{where}: {arrival} px on arrival, {laid_out} px laid out"
+    viewport = {"width": width, "height": height}
+    with own_page(browser, viewport=viewport) as page:
+        for game in ("hanamikoji", "koikoi"):
+            page.goto(f"{live_server}/{lang}/{game}/")
+            arrival = page.evaluate("document.documentElement.scrollHeight")
+            sizes = page.evaluate(SHOW_EVERY_SECTION)
+            laid_out = page.evaluate("document.documentElement.scrollHeight")
+            where = f"{game} at {width} px"
+            over = [(sid, own, estimate) for estimate, own, sid in sizes if own > estimate]
+            assert not over, f"{where}: taller than estimated: {over}"
+            assert laid_out <= arrival <= 1.6 * laid_out, \
+                f"{where}: {arrival} px on arrival, {laid_out} px laid out"
 
 
 def test_a_far_section_waits_but_is_found_heard_and_printed(phone, live_server):
