@@ -30,7 +30,7 @@ from tests.rules.copies import LOADER
 from webapp.games import GAMES
 from webapp.games.finding import MAX_QUESTIONS, UNKNOWN, choose, nearest
 from webapp.games.hanamikoji.finder import HanamikojiFinder
-from webapp.games.koikoi.finder import KoikoiFinder
+from webapp.games.koikoi.finder import NOT_PLAYED, KoikoiFinder
 from webapp.games.koikoi.options import encode, parse_table
 
 GAME_SLUGS = ("koikoi", "hanamikoji")
@@ -339,6 +339,29 @@ def test_own_values_with_an_option_give_them_back_for_any_rulesets(ctx, data):
     assume(variants)
     ruleset, option = data.draw(st.sampled_from(variants))
     option_found(finder, choose(finder.questions(), list(rb.rulesets)), ruleset, option)
+
+
+def test_a_viewing_played_where_the_ruleset_has_the_viewings_off_is_offered(ctx):
+    """A ruleset that lists Moon Viewing at points of its own but plays the viewings off by
+    default: a table playing it with the viewings on answers those points, so the points
+    question offers them, and the finder names that ruleset with the viewings on
+    (Hypothesis found it: before, the question offered only the other ruleset's points)."""
+    data = KOIKOI_DATA
+    template = next(iter(data["rulesets"].values()))
+    named = [key for r in data["rulesets"].values() for key in r["sources"]]
+    rulesets = {
+        "r0": {**template, "name": "Ruleset 0", "values": {"tsukimi": 8}, "stacks": [],
+               "options": {"viewings": "off"}, "provenance": {},
+               "sources": list(dict.fromkeys(named))},
+        "r1": {**template, "name": "Ruleset 1", "values": {"tsukimi": 1}, "stacks": [],
+               "options": {}, "provenance": {}},
+    }
+    rb = build_koikoi({**data, "rulesets": rulesets, "default_ruleset": "r0"}, "synthetic")
+    finder = KoikoiFinder(rb, "en")
+    points = next(q for q in finder.questions() if q.key == "yaku.tsukimi")
+    assert {a.value for a in points.answers} >= {8, 1, NOT_PLAYED}
+    assert option_found(finder, choose(finder.questions(), list(rb.rulesets)), "r0",
+                        {"viewings": "on"})
 
 
 def option_found(finder, asked, ruleset: str, option: dict) -> bool:

@@ -208,16 +208,23 @@ class KoikoiFinder:
         known = {v for v in values.values() if v is not UNKNOWN}
         # the options that switch it on or off, or drop it while they are on
         switches = rb.switches.get(yaku_id, ())
-        # the values a table plays when it switches the yaku on (the ruleset's, where it
+        viewing = rb.yaku_by_id[yaku_id].viewing
+        # every way a table turns it on: its switches on and, for a viewing, the viewings
+        # played (where a ruleset has them off by default, its own points then count)
+        on = dict.fromkeys(switches, True)
+        ons = ([on] if switches else []) + ([
+            {**on, "viewings": choice} for choice in rb.options["viewings"].choices
+            if choice != "off"] if viewing else [])
+        # the values a table plays when it turns the yaku on (the ruleset's, where it
         # lists the yaku off by default; else the option's)
-        if switches:
-            known |= {at(r, dict.fromkeys(switches, True)) for r in rb.rulesets} - {UNKNOWN}
+        for turned_on in ons:
+            known |= {at(r, turned_on) for r in rb.rulesets} - {UNKNOWN}
         # and every way a table turns it off (rb.yaku_off): a switch off, an option on that
         # drops it (FudaWiki's older yaku), the viewings off (a viewing yaku); such a table
         # answers "not played", even where every ruleset plays the yaku
         drops = [spec.id for spec in rb.options.values() if yaku_id in spec.drops]
         offs = ([{option: False} for option in switches] + [{option: True} for option in drops]
-                + ([{"viewings": "off"}] if rb.yaku_by_id[yaku_id].viewing else []))
+                + ([{"viewings": "off"}] if viewing else []))
         for off in offs:
             known |= {at(r, off) for r in rb.rulesets} - {UNKNOWN}
         answers = [Answer(str(p), p, ngettext("%(num)s point", "%(num)s points", p))
@@ -230,7 +237,9 @@ class KoikoiFinder:
                 return ({option: False for option in switches}
                         or {option: True for option in drops}
                         or (offs[0] if offs else None))
-            return {option: True for option in switches} or None
+            # the first way of turning it on that gives these points
+            return next((turned_on for turned_on in ons if at(candidate, turned_on) == answer.value),
+                        on or None)
 
         return Question(key, gettext("How many points is %(yaku)s worth?",
                                      yaku=terms.yaku(yaku_id)),
