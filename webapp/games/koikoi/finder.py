@@ -197,6 +197,30 @@ class KoikoiFinder:
             return NOT_PLAYED
         return UNKNOWN if undocumented else value
 
+    def _turned_on(self, yaku_id: str) -> list[dict[str, Any]]:
+        """Every way a table turns the yaku on: its switches on and, for a viewing, the
+        viewings played (where a ruleset has them off by default, its own points count)."""
+        rb = self.rb
+        on = dict.fromkeys(rb.switches.get(yaku_id, ()), True)
+        ons = [on] if on else []
+        if rb.yaku_by_id[yaku_id].viewing:
+            ons += [{**on, "viewings": choice} for choice in rb.options["viewings"].choices
+                    if choice != "off"]
+        return ons
+
+    def _turned_off(self, yaku_id: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+        """The options proposed to a table that answers "not played", and every way a table
+        turns the yaku off (rb.yaku_off): a switch off, an option on that drops it
+        (FudaWiki's older yaku), the viewings off (a viewing yaku)."""
+        rb = self.rb
+        switches = rb.switches.get(yaku_id, ())
+        drops = [spec.id for spec in rb.options.values() if yaku_id in spec.drops]
+        offs = ([{option: False} for option in switches] + [{option: True} for option in drops]
+                + ([{"viewings": "off"}] if rb.yaku_by_id[yaku_id].viewing else []))
+        proposed = ({option: False for option in switches} or {option: True for option in drops}
+                    or (offs[0] if offs else None))
+        return proposed, offs
+
     def _points(self, key: str, yaku_id: str) -> Question:
         rb, terms = self.rb, self.terms
 
@@ -205,28 +229,12 @@ class KoikoiFinder:
             return value.points if hasattr(value, "points") else value
 
         values = {r: at(r, {}) for r in rb.rulesets}
-        known = {v for v in values.values() if v is not UNKNOWN}
-        # the options that switch it on or off, or drop it while they are on
-        switches = rb.switches.get(yaku_id, ())
-        viewing = rb.yaku_by_id[yaku_id].viewing
-        # every way a table turns it on: its switches on and, for a viewing, the viewings
-        # played (where a ruleset has them off by default, its own points then count)
-        on = dict.fromkeys(switches, True)
-        ons = ([on] if switches else []) + ([
-            {**on, "viewings": choice} for choice in rb.options["viewings"].choices
-            if choice != "off"] if viewing else [])
-        # the values a table plays when it turns the yaku on (the ruleset's, where it
-        # lists the yaku off by default; else the option's)
-        for turned_on in ons:
-            known |= {at(r, turned_on) for r in rb.rulesets} - {UNKNOWN}
-        # and every way a table turns it off (rb.yaku_off): a switch off, an option on that
-        # drops it (FudaWiki's older yaku), the viewings off (a viewing yaku); such a table
-        # answers "not played", even where every ruleset plays the yaku
-        drops = [spec.id for spec in rb.options.values() if yaku_id in spec.drops]
-        offs = ([{option: False} for option in switches] + [{option: True} for option in drops]
-                + ([{"viewings": "off"}] if viewing else []))
-        for off in offs:
-            known |= {at(r, off) for r in rb.rulesets} - {UNKNOWN}
+        switched_on = dict.fromkeys(rb.switches.get(yaku_id, ()), True)
+        ons, (not_played, offs) = self._turned_on(yaku_id), self._turned_off(yaku_id)
+        # the values a table plays as its ruleset does, or when it turns the yaku on (the
+        # ruleset's, where it lists the yaku off by default; else the option's), or off
+        # ("not played", even where every ruleset plays the yaku)
+        known = {at(r, table) for r in rb.rulesets for table in ({}, *ons, *offs)} - {UNKNOWN}
         answers = [Answer(str(p), p, ngettext("%(num)s point", "%(num)s points", p))
                    for p in sorted(v for v in known if v != NOT_PLAYED)]
         if NOT_PLAYED in known:
@@ -234,12 +242,10 @@ class KoikoiFinder:
 
         def settle(candidate: str, answer: Answer) -> dict[str, Any] | None:
             if answer.value == NOT_PLAYED:
-                return ({option: False for option in switches}
-                        or {option: True for option in drops}
-                        or (offs[0] if offs else None))
+                return not_played
             # the first way of turning it on that gives these points
-            return next((turned_on for turned_on in ons if at(candidate, turned_on) == answer.value),
-                        on or None)
+            return next((on for on in ons if at(candidate, on) == answer.value),
+                        switched_on or None)
 
         return Question(key, gettext("How many points is %(yaku)s worth?",
                                      yaku=terms.yaku(yaku_id)),
