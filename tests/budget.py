@@ -14,6 +14,10 @@ from collections.abc import Sequence
 from rulebook.i18n import LANGUAGES
 
 DEEP = os.environ.get("SHINPAN_DEEP") == "1"
+# The pictures browser tests take for a person to look at (tests/artifacts/): in make
+# test-deep, or with SHINPAN_PICTURES=1; not in make test, where a long page's picture costs
+# a busy machine a second or more and nobody looks. (make screenshots takes its own.)
+PICTURES = DEEP or os.environ.get("SHINPAN_PICTURES") == "1"
 QUICK_SHARE = 4  # make test tries 1 in QUICK_SHARE of the full budget
 DEFAULT_BUDGET = 100  # hypothesis's own default, for tests that name no budget
 

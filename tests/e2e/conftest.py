@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
+from tests.budget import PICTURES
 from webapp import create_app
 from webapp.pages import search
 
@@ -111,6 +112,12 @@ def no_js_page(browser):
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+def picture(target, path: Path, **options) -> None:
+    """A picture of a page or an element, for a person to look at (tests/budget.py)."""
+    if PICTURES:
+        target.screenshot(path=str(path), **options)
 
 
 def axe_violations(page, impacts=("serious", "critical"), within: str | None = None,

@@ -19,7 +19,7 @@ from tests.budget import languages
 from webapp import create_app
 from webapp.games import GAMES
 
-from .conftest import axe_violations, closed_after
+from .conftest import axe_violations, closed_after, picture
 from .layout import overflow, small_targets
 
 pytestmark = pytest.mark.browser
@@ -109,7 +109,7 @@ def test_the_aid_on_a_screen(browser, live_server, aid_folder, size):
     try:
         for game, lang in (("koikoi", "de"), ("hanamikoji", "uk")):
             page.goto(live_server + longest_aid(game, lang))
-            page.screenshot(path=str(aid_folder / f"{game}-{lang}-{size}.png"), full_page=True)
+            picture(page, aid_folder / f"{game}-{lang}-{size}.png", full_page=True)
             assert overflow(page) <= 0
             assert not small_targets(page, "main .aid a, main .aid-tools a, main button")
             # the code back to the checker, with these settings
@@ -167,7 +167,7 @@ def test_finder_and_share_pass_axe_and_fit_a_narrow_phone(axe_ctx, live_server, 
             name = urlsplit(url).path.strip("/").replace("/", "-")
             # the first screen of the rules page (too long to photograph whole on a busy
             # machine within the wait); the other pages whole
-            page.screenshot(path=str(aid_folder / f"{name}-phone.png"), full_page=not ours)
+            picture(page, aid_folder / f"{name}-phone.png", full_page=not ours)
             assert not axe_violations(page, within=ours), url
             assert not small_targets(page, TARGETS.replace("main", "#share, main .finder, "
                                                            "main .finder-result")), url

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from .conftest import axe_violations, closed_after
+from .conftest import axe_violations, closed_after, picture
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ def test_koikoi_rulesets_on_a_phone_and_a_wide_screen(axe_page, live_server, art
     assert page.locator("#compare-pick button").bounding_box()["height"] >= 44
     assert visible_columns(page) == ["nintendo", "fudawiki"]
     assert overflow(page) <= 0
-    page.screenshot(path=str(artifacts / "compare-koikoi-phone.png"), full_page=False)
+    picture(page, artifacts / "compare-koikoi-phone.png", full_page=False)
     assert axe_violations(page) == []
     # pick two others: a GET form, so the choice is in the address
     pick.select_option("bga")
@@ -59,7 +59,7 @@ def test_koikoi_rulesets_on_a_phone_and_a_wide_screen(axe_page, live_server, art
     page.wait_for_function("document.querySelectorAll('.cmp-group:first-of-type thead th[data-item]')"
                            "[2].offsetParent !== null")
     assert visible_columns(page) == ["bga", "clubhouse", "nintendo", "fudawiki", "gamedesign", "yakuza"]
-    page.screenshot(path=str(artifacts / "compare-koikoi-desktop.png"), full_page=False)
+    picture(page, artifacts / "compare-koikoi-desktop.png", full_page=False)
     assert axe_violations(page) == []
 
 
@@ -75,10 +75,10 @@ def test_hanamikoji_editions_without_javascript(browser, live_server, artifacts)
             page.locator("#compare-pick button").click()
         assert visible_columns(page) == ["msedizioni", "jixia"]
         assert overflow(page) <= 0
-        page.screenshot(path=str(artifacts / "compare-hanamikoji-phone-fr.png"), full_page=True)
+        picture(page, artifacts / "compare-hanamikoji-phone-fr.png", full_page=True)
         page.set_viewport_size(DESKTOP)
         assert len(visible_columns(page)) == 8
-        page.screenshot(path=str(artifacts / "compare-hanamikoji-desktop-fr.png"), full_page=False)
+        picture(page, artifacts / "compare-hanamikoji-desktop-fr.png", full_page=False)
     finally:
         context.close()
 
@@ -112,9 +112,8 @@ def test_koikoi_rulesets_picked_on_a_phone_without_javascript(browser, live_serv
         assert ribbons.locator('td[data-item="clubhouse"] .cmp__mark').is_visible()
         assert not ribbons.locator('td[data-item="nintendo"]').is_visible()
         assert overflow(page) <= 0
-        page.screenshot(path=str(artifacts / f"compare-koikoi-phone-nojs-{lang}.png"),
-                        full_page=True)
+        picture(page, artifacts / f"compare-koikoi-phone-nojs-{lang}.png", full_page=True)
         ribbons.scroll_into_view_if_needed()
-        page.screenshot(path=str(artifacts / f"compare-koikoi-phone-nojs-{lang}-ribbons.png"))
+        picture(page, artifacts / f"compare-koikoi-phone-nojs-{lang}-ribbons.png")
     finally:
         context.close()

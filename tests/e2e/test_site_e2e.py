@@ -23,7 +23,7 @@ import pytest
 from rulebook.i18n import LANGUAGES
 from tests.budget import in_turn, languages
 
-from .conftest import axe_violations, closed_after
+from .conftest import axe_violations, closed_after, picture
 from .layout import screenshot_languages
 
 pytestmark = pytest.mark.browser
@@ -516,7 +516,7 @@ def test_yaku_table_fits_a_phone(phone, live_server, artifacts):
     for cell in goko.locator("td").all():
         box = cell.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-    goko.screenshot(path=str(artifacts / "yaku-row-fr-phone.png"))
+    picture(goko, artifacts / "yaku-row-fr-phone.png")
     link = goko.locator(".yaku-link")
     assert link.get_attribute("aria-label").startswith("Lien vers cette règle")
 
@@ -543,7 +543,7 @@ def test_dark_scheme_follows_the_system(dark_page, live_server, artifacts, path)
     violations = axe_violations(page, rules=COLOUR_RULES)
     assert not violations, violations
     name = path.strip("/").replace("/", "-").split("?")[0] or "home"
-    page.screenshot(path=str(artifacts / f"dark-{name}.png"))
+    picture(page, artifacts / f"dark-{name}.png")
 
 
 # -- at the table without a signal ------------------------------------------------------
@@ -607,7 +607,7 @@ def test_print_hides_navigation_and_forms(tab, live_server, artifacts):
         assert tab.locator("h1").is_visible() and by_id(tab, RULE).is_visible()
         background = tab.evaluate("getComputedStyle(document.documentElement).backgroundColor")
         assert background == "rgb(255, 255, 255)"
-        tab.screenshot(path=str(artifacts / "rules-en-print.png"), full_page=True)
+        picture(tab, artifacts / "rules-en-print.png", full_page=True)
     finally:
         tab.emulate_media(media="screen")
 
