@@ -81,7 +81,7 @@ lighthouse: $(VENV)/.runtime catalogs browser  ## Lighthouse scores of the main 
 # The venv with what a target needs, made by uv (pinned here, installed once into .uv/ by the
 # machine's pip): one resolution and install of the runtime and the test tools together, pip
 # included for the tests that build the wheel. A fresh clone's set-up took 36 s with pip
-# (ensurepip, upgrading pip, resolving) and 12 s with uv, uv's own install included.
+# (ensurepip, upgrading pip, resolving) and 10 s with uv, 5 s of it installing uv itself.
 # The machine's Python (--no-managed-python: uv never downloads one) and its certificates
 # (--native-tls), as pip uses them (/etc/pip.conf).
 UV_VERSION := 0.13.9
