@@ -85,8 +85,8 @@ def test_preloading_loads_every_analyzers_dictionary():
     import sys
 
     script = (
-        "from simplemma.strategies.dictionaries import DEFAULT_DICTIONARY_FACTORY as F\n"
         "from webapp.pages import analyzers\n"
+        "F = analyzers.kept_tries()\n"
         "assert F._get_dictionary.cache_info().currsize == 0\n"
         "analyzers.preload()\n"
         "loaded = F._get_dictionary.cache_info().currsize\n"
@@ -94,3 +94,30 @@ def test_preloading_loads_every_analyzers_dictionary():
         "assert F._get_dictionary.cache_info().misses == loaded == 1\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
+
+
+def test_the_ukrainian_dictionary_is_kept_as_a_trie_with_the_same_lemmas(tmp_path):
+    """simplemma's Ukrainian dictionary as a MARISA trie (analyzers.kept_tries): built once
+    into the folder, renamed into place whole (no temporary file left, readable as a file
+    simplemma writes), read back by the next process, and every word gives the lemma
+    simplemma.lemmatize gives (a sample here, every word of the dictionary in make
+    test-deep)."""
+    import random
+
+    import simplemma
+    from simplemma.strategies.dictionaries import DEFAULT_DICTIONARY_FACTORY
+
+    from tests.budget import DEEP
+    from webapp.pages import analyzers
+
+    built = analyzers.kept_tries(str(tmp_path)).get_dictionary("uk")
+    assert [p.name for p in tmp_path.iterdir()] == ["uk.dic"]
+    assert (tmp_path / "uk.dic").stat().st_mode & 0o777 == 0o644
+    again = type(analyzers.kept_tries(str(tmp_path)))(disk_cache_dir=str(tmp_path))
+    read = again.get_dictionary("uk")
+    shipped = DEFAULT_DICTIONARY_FACTORY.get_dictionary("uk")
+    words = list(shipped) if DEEP else random.Random(21).sample(list(shipped), 2000)
+    assert all(read.get(word) == built.get(word) == shipped[word] for word in words)
+    lemma = analyzers.analyzer("uk").reducer()
+    for word in ["гравцями", "гейш", "п’ятеро", "нічиєї", "Ханамікоджі", "xyz"] + words[:300]:
+        assert lemma(word) == simplemma.lemmatize(word, lang="uk"), word
