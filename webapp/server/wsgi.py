@@ -76,8 +76,9 @@ def warm_up() -> None:
         client.post(f"/api/v1/{game}/score", json={"rounds": []})
     # the pages above were rendered for http://localhost: no client ever asks for that host
     app.extensions["shinpan.page_cache"].clear()
-    # Every game's search index in every language, and the Ukrainian dictionary: about 2 s
-    # and 80 MB, before the first request. (In a thread beside the first requests it held
+    # Every game's search index in every language, and the Ukrainian dictionary (a trie:
+    # webapp/pages/analyzers.py): about 0.35 s with the indexes kept, 1 s before the trie
+    # (measured), before the first request. (In a thread beside the first requests it held
     # them up: 32 answers in the fault test's first 5 s instead of 1,290.)
     search.warm_up()
 
