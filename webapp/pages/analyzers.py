@@ -23,6 +23,10 @@ import threading
 import unicodedata
 from collections.abc import Callable, Iterator
 from functools import cache, cached_property, lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # simplemma loads when the first Ukrainian word is reduced
+    from simplemma.strategies.dictionaries.trie_dictionary_factory import TrieDictionaryFactory
 
 WORD = re.compile(r"\w+(?:['’]\w+)*")  # Ukrainian п’ять, English player's: one word
 NUMBERS = range(101)  # cardinals 0-100 (single words only: "twenty-one" is two)
@@ -214,11 +218,12 @@ class Ukrainian(Analyzer):
 
 
 @cache
-def kept_tries(folder: str | None = None):
+def kept_tries(folder: str | None = None) -> TrieDictionaryFactory:
     """simplemma's dictionaries as MARISA tries kept in its cache folder (per version): a
     process loads the Ukrainian one in about 1 ms and 4 MB, where decoding the shipped file
-    into a dict took about a second and 60 MB in every worker at every start (the trie is
-    built once, in 2.5 s). Every worker of a new machine may build it at once: each writes
+    into a dict took about a second and 60 MB in every process that searched (a server's
+    master at every start and reload, every test process); the trie is built once, in
+    2.5 s. Every worker of a new machine may build it at once: each writes
     a file of its own and renames it into place, so none reads a half-written one. Where
     the folder cannot be written, simplemma keeps the trie in memory and says so."""
     import os
