@@ -44,8 +44,8 @@ def live_server():
     """The real app on 127.0.0.1 with a free port, in a background thread."""
     app = create_app({"TESTING": True})
     # Every search index and analyzer made here (about a third of a second, far more on a
-    # busy machine), not inside a browser test's wait for a page: as
-    # the production server does before it forks (webapp/server/wsgi.py).
+    # busy machine), not inside a browser test's wait for a page: as the production server
+    # does before it forks (webapp/server/wsgi.py).
     search.warm_up()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

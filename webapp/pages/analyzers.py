@@ -223,9 +223,9 @@ def kept_tries(folder: str | None = None) -> TrieDictionaryFactory:
     process loads the Ukrainian one in about 1 ms and 4 MB, where decoding the shipped file
     into a dict took about a second and 60 MB in every process that searched (a server's
     master at every start and reload, every test process); the trie is built once, in
-    2.5 s. Every worker of a new machine may build it at once: each writes
-    a file of its own and renames it into place, so none reads a half-written one. Where
-    the folder cannot be written, simplemma keeps the trie in memory and says so."""
+    2.5 s. Every worker of a new machine may build it at once: each writes a file of its
+    own and renames it into place, so none reads a half-written one. Where the folder
+    cannot be written, simplemma keeps the trie in memory and says so."""
     import os
     import tempfile
     from pathlib import Path

@@ -197,16 +197,17 @@ class KoikoiFinder:
             return NOT_PLAYED
         return UNKNOWN if undocumented else value
 
-    def _turned_on(self, yaku_id: str) -> list[dict[str, Any]]:
-        """Every way a table turns the yaku on: its switches on and, for a viewing, the
-        viewings played (where a ruleset has them off by default, its own points count)."""
+    def _turned_on(self, yaku_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """Its switches on, and every way a table turns the yaku on: those switches on and,
+        for a viewing, the viewings played (where a ruleset has them off by default, its own
+        points count)."""
         rb = self.rb
         on = dict.fromkeys(rb.switches.get(yaku_id, ()), True)
         ons = [on] if on else []
         if rb.yaku_by_id[yaku_id].viewing:
             ons += [{**on, "viewings": choice} for choice in rb.options["viewings"].choices
                     if choice != "off"]
-        return ons
+        return on, ons
 
     def _turned_off(self, yaku_id: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
         """The options proposed to a table that answers "not played", and every way a table
@@ -229,8 +230,7 @@ class KoikoiFinder:
             return value.points if hasattr(value, "points") else value
 
         values = {r: at(r, {}) for r in rb.rulesets}
-        switched_on = dict.fromkeys(rb.switches.get(yaku_id, ()), True)
-        ons, (not_played, offs) = self._turned_on(yaku_id), self._turned_off(yaku_id)
+        (switched_on, ons), (not_played, offs) = self._turned_on(yaku_id), self._turned_off(yaku_id)
         # the values a table plays as its ruleset does, or when it turns the yaku on (the
         # ruleset's, where it lists the yaku off by default; else the option's), or off
         # ("not played", even where every ruleset plays the yaku)
