@@ -1,10 +1,10 @@
-"""How much the slow sweeps try: property tests' examples, browser sweeps' languages.
+"""How much the slow sweeps try: property tests' examples, browser sweeps' languages and pages.
 
 `make test` runs a quarter of each property test's full budget and each browser sweep over
-the languages it names, so the suite stays under five minutes on a busy machine; `make
-test-deep` (SHINPAN_DEEP=1) runs the full budgets and every language. tests/conftest.py sets
-the same split for the tests that keep hypothesis's default budget (its profiles "quick",
-"deep"). The tests without a browser (the Flask test client) always visit every language.
+the languages and pages it names, so the suite stays under five minutes on a busy machine;
+`make test-deep` (SHINPAN_DEEP=1) runs the full budgets, every language and every page.
+tests/conftest.py sets the same split for the tests that keep hypothesis's default budget
+(its profiles "quick", "deep"). The tests without a browser (the Flask test client) always visit every language.
 """
 from __future__ import annotations
 
@@ -27,11 +27,20 @@ def examples(full: int) -> int:
     return full if DEEP else max(10, full // QUICK_SHARE)
 
 
-def languages(quick: Sequence[str]) -> tuple[str, ...]:
-    """The languages a browser sweep visits: every language in make test-deep; in make
-    test only `quick`, the ones the sweep's test names as likeliest to fail it (the longest
-    words, the longest text, another script)."""
-    return tuple(LANGUAGES) if DEEP else tuple(quick)
+def languages(quick: Sequence[str], every: Sequence[str] = tuple(LANGUAGES)) -> tuple[str, ...]:
+    """The languages a browser sweep visits: `every` one (all the site's, unless the test
+    names its own) in make test-deep; in make test only `quick`, the ones the sweep's test
+    names as likeliest to fail it (the longest words, the longest text, another script)."""
+    return cases(every, quick)
+
+
+def cases(every: Sequence, quick: Sequence) -> tuple:
+    """The cases (page types, pages) a browser sweep visits: `every` one in make test-deep;
+    in make test only `quick`, the ones its test names as the likeliest to fail (the
+    largest pages, the regions no other case shows)."""
+    missing = [case for case in quick if case not in every]
+    assert not missing, f"quick cases not in the sweep: {missing}"
+    return tuple(every) if DEEP else tuple(quick)
 
 
 def in_turn(cases: Sequence[tuple], every: Sequence[str] = tuple(LANGUAGES)) -> list[tuple]:

@@ -153,7 +153,7 @@ def test_finder_without_javascript_opens_the_checker_with_the_answers(browser, l
         context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", languages(quick=("fr",), every=("en", "fr")))
 def test_finder_and_share_pass_axe_and_fit_a_narrow_phone(axe_ctx, live_server, aid_folder, lang):
     page = axe_ctx.new_page()
     try:

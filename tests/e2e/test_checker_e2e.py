@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from tests.budget import languages
+from tests.budget import cases, languages
 
 from .conftest import axe_violations, closed_after
 from .layout import (
@@ -589,8 +589,12 @@ def axe_phone(browser):
     yield from closed_after(browser.new_context(**PHONE, bypass_csp=True))
 
 
-@pytest.mark.parametrize("name, size", [(name, "phone") for name in sorted(PAGES)
-                                        if name != "board-ruling"] + [("board-round2", "desktop")])
+# make test: the regions no other case shows (a field error, the question of what was
+# taken, a removed action's gap and its undo) and the full board with its ruling
+@pytest.mark.parametrize("name, size", cases(
+    [(name, "phone") for name in sorted(PAGES) if name != "board-ruling"] + [("board-round2", "desktop")],
+    quick=[("board-error", "phone"), ("board-round2", "phone"), ("log-gap", "phone"),
+           ("log-take", "phone")]))
 def test_axe_every_page_type(browser, axe_phone, live_server, name, size):
     context = axe_phone if size == "phone" else browser.new_context(**DESKTOP, bypass_csp=True)
     page = context.new_page()

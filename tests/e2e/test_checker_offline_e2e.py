@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from flask import Response
 
+from tests.budget import languages
 from webapp.pages import site
 
 pytestmark = pytest.mark.browser
@@ -73,7 +74,7 @@ def assert_form_without_ruling(page) -> None:
         assert page.locator(ruling).count() == 0, f"{ruling} came from a copy"
 
 
-@pytest.mark.parametrize("lang", ["de", "uk"])
+@pytest.mark.parametrize("lang", languages(quick=("uk",), every=("de", "uk")))
 def test_hanamikoji_checker_opens_offline_and_rules_when_back(browser, live_server, lang):
     with own_phone(browser) as page:
         url = f"{live_server}/{lang}/hanamikoji/score"
@@ -101,7 +102,7 @@ def test_hanamikoji_checker_opens_offline_and_rules_when_back(browser, live_serv
         assert note.strip() and page.locator("[data-copy-show]").is_hidden()
 
 
-@pytest.mark.parametrize("lang", ["de", "uk"])
+@pytest.mark.parametrize("lang", languages(quick=("de",), every=("de", "uk")))
 def test_koikoi_checker_opens_offline_with_its_last_state(browser, live_server, lang):
     with own_phone(browser) as page:
         page.goto(f"{live_server}/{lang}/koikoi/score?na=Olena&nb=Jonas")

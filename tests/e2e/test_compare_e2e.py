@@ -7,6 +7,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from tests.budget import languages
+
 from .conftest import axe_violations, closed_after, picture
 
 pytestmark = pytest.mark.browser
@@ -91,7 +93,7 @@ def test_hanamikoji_editions_axe(axe_page, live_server):
     assert axe_violations(page) == []
 
 
-@pytest.mark.parametrize("lang", ["uk", "ja"])
+@pytest.mark.parametrize("lang", languages(quick=("ja",), every=("uk", "ja")))
 def test_koikoi_rulesets_picked_on_a_phone_without_javascript(browser, live_server, artifacts,
                                                               lang):
     """At 390 px with no script: the GET form picks two rulesets, only those two columns

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from rulebook.i18n import LANGUAGES
-from tests.budget import in_turn, languages
+from tests.budget import cases, in_turn, languages
 
 from .conftest import axe_violations, closed_after, picture
 from .layout import screenshot_languages
@@ -466,7 +466,7 @@ def option_choices_whole_at_320(page) -> None:
         assert box["height"] >= 44 and box["x"] + box["width"] <= 320
 
 
-@pytest.mark.parametrize("lang", languages(quick=("de", "uk")))  # the longest words
+@pytest.mark.parametrize("lang", languages(quick=("de",)))  # the longest words
 def test_narrow_screens_break_no_word_and_never_overflow(browser, live_server, lang):
     """At 320 and 390 px (and 980 px, just above a column break) every page fits;
     geisha cards, action tiles, option labels and Koi-Koi card names wrap between words,
@@ -532,8 +532,10 @@ def dark_page(browser):
     context.close()
 
 
-@pytest.mark.parametrize("path", ["/en/hanamikoji/?round_limit=1", "/de/koikoi/",
-                                  "/uk/developers", "/fr/"])
+# make test: the two rules pages, with the most colours; the others share their header
+@pytest.mark.parametrize("path", cases(
+    ["/en/hanamikoji/?round_limit=1", "/de/koikoi/", "/uk/developers", "/fr/"],
+    quick=["/en/hanamikoji/?round_limit=1", "/de/koikoi/"]))
 def test_dark_scheme_follows_the_system(dark_page, live_server, artifacts, path):
     page = dark_page
     page.goto(live_server + path)
@@ -647,8 +649,14 @@ def test_screenshots_of_every_page_type(browser, live_server, artifacts, lang):
 AXE_PAGE_TYPES = [page_type for page_type in PAGE_TYPES if page_type != "rules-koikoi"]
 
 
-@pytest.mark.parametrize("page_type, lang", [(page_type, ("de", "uk", "ja")[i % 3])
-                                             for i, page_type in enumerate(AXE_PAGE_TYPES)])
+# make test: the home page and the pages with the most of their own (the rules, with a
+# comparison open, the disagreements, search results); the others share their header.
+AXE_CASES = cases([(page_type, ("de", "uk", "ja")[i % 3]) for i, page_type in enumerate(AXE_PAGE_TYPES)],
+                  quick=[("home", "de"), ("rules", "uk"), ("rules-options-compare", "ja"),
+                         ("disagreements", "de"), ("search", "uk")])
+
+
+@pytest.mark.parametrize("page_type, lang", AXE_CASES)
 def test_axe_no_serious_violations(axe_tab, live_server, page_type, lang):
     tab = axe_tab
     path = PAGE_TYPES[page_type].format(lang=lang, other=OTHER[lang])
@@ -758,7 +766,7 @@ RENDERED_ELEMENTS = ("() => [...document.querySelectorAll('*')]"
                      ".filter(e => e.checkVisibility({contentVisibilityAuto: true})).length")
 
 
-@pytest.mark.parametrize("lang", languages(quick=("de", "uk")))  # the first rule lowest
+@pytest.mark.parametrize("lang", languages(quick=("uk",)))  # the first rule lowest
 def test_first_rule_within_a_screen_and_a_half(browser, live_server, lang):
     """At 390x844, on both games' rules pages with and without table options, the first
     rule starts within 1.5 screens: the table's settings are one folded line that names
@@ -823,7 +831,7 @@ def test_back_to_the_contents_from_every_section(phone, live_server, game):
 
 
 @pytest.mark.rule("koikoi", "deck.months")
-@pytest.mark.parametrize("lang", ["uk", "ja"])
+@pytest.mark.parametrize("lang", languages(quick=("uk",), every=("uk", "ja")))
 def test_koikoi_rules_page_lays_out_under_1200_elements(browser, live_server, lang):
     """The Koi-Koi rules page: under 2,300 elements in all (2,638-2,665 before: no wrapper
     per rule, no label element per yaku cell), of which fewer than 1,200 could be laid out
@@ -934,7 +942,7 @@ def test_print_shows_the_folded_chart(tab, live_server):
 
 
 # -- the home page and the header's search ---------------------------------------------------
-@pytest.mark.parametrize("lang", languages(quick=("de", "ja")))  # longest labels, another script
+@pytest.mark.parametrize("lang", languages(quick=("ja",)))  # another script (de: the sweeps above)
 def test_search_in_view_on_arrival_and_in_every_header(browser, live_server, lang):
     with own_page(browser, viewport=PHONE, has_touch=True, is_mobile=True) as page:
         page.goto(f"{live_server}/{lang}/")
