@@ -28,8 +28,8 @@ run: $(VENV)/.runtime catalogs  ## start the site on http://$(HOST):$(PORT)/
 # folder only (tests/conftest.py refuses a marked test elsewhere). The property tests
 # (hypothesis, schemathesis) try a quarter of their full budgets here and the browser
 # sweeps over languages and pages visit those each names; `make test-deep` runs the same
-# suite with the full budgets, every language and every page (tests/budget.py). The pool collects every test, so
-# it ends with the rule ids no test checks.
+# suite with the full budgets, every language and every page (tests/budget.py). The pool
+# collects every test, so it ends with the rule ids no test checks.
 test: $(VENV)/.test catalogs browser lint  ## the whole suite, lint first
 	$(BIN)/python -m pytest -m "not alone and not screenshots" -n 4 --dist worksteal
 	$(BIN)/python -m pytest tests/deploy -m alone

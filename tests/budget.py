@@ -4,7 +4,8 @@
 the languages and pages it names, so the suite stays under five minutes on a busy machine;
 `make test-deep` (SHINPAN_DEEP=1) runs the full budgets, every language and every page.
 tests/conftest.py sets the same split for the tests that keep hypothesis's default budget
-(its profiles "quick", "deep"). The tests without a browser (the Flask test client) always visit every language.
+(its profiles "quick", "deep"). The tests without a browser (the Flask test client) always
+visit every language.
 """
 from __future__ import annotations
 

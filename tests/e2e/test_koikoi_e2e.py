@@ -391,12 +391,12 @@ def test_screenshots_in_every_language(browser, live_server, artifacts, size):
 PICKING = "/{lang}/koikoi/score?a=0,2,8&winner=a&ka=0&kb=0&ruleset=nintendo"  # a pair half-picked
 
 
+AXE_PAGES = [("/{lang}/koikoi/?ruleset=fudawiki&viewings=off", "es"), (KK_PAGES["ruling"], "es"),
+             (KK_PAGES["errors"], "fr"), (PICKING, "uk")]
+
+
 # make test: the rules page, and the checker with its ruling and with field errors
-@pytest.mark.parametrize("path, lang", cases(
-    [("/{lang}/koikoi/?ruleset=fudawiki&viewings=off", "es"), (KK_PAGES["ruling"], "es"),
-     (KK_PAGES["errors"], "fr"), (PICKING, "uk")],
-    quick=[("/{lang}/koikoi/?ruleset=fudawiki&viewings=off", "es"), (KK_PAGES["ruling"], "es"),
-           (KK_PAGES["errors"], "fr")]))
+@pytest.mark.parametrize("path, lang", cases(AXE_PAGES, quick=AXE_PAGES[:3]))
 def test_axe_no_violations(phone, live_server, path, lang):
     phone.goto(live_server + path.format(lang=lang))
     violations = axe_violations(phone, impacts=("minor", "moderate", "serious", "critical"))
