@@ -7,10 +7,11 @@ and list it in `BLUEPRINTS` below.
 """
 from __future__ import annotations
 
-from flask import Flask, g
+from flask import Flask, Request, g
 
 from rulebook.i18n import translations_dir
 
+from .http.query import QueryArgs
 from .pages import languages
 
 # (module, attribute) of every blueprint, registered in this order. A module may also
@@ -29,7 +30,13 @@ BLUEPRINTS: list[tuple[str, str]] = [
 ]
 
 
+class SiteRequest(Request):
+    parameter_storage_class = QueryArgs  # request.args, with a cheap `get` of an absent name
+
+
 class Site(Flask):
+    request_class = SiteRequest
+
     def redirect(self, location: str, code: int = 302):
         """A redirect with an empty body: Werkzeug's would be an English page, never seen
         when the browser follows the Location, but read by tools and screen scrapers."""

@@ -294,6 +294,12 @@ class Rulebook(NamedTuple):
             value = value or self.options[key].values.get(yaku_id)
         return value
 
+    def board_yaku(self, ruleset: str) -> list[Yaku]:
+        """The captured-card yaku the ruleset (or an option of it) gives points, in book
+        order: the checker's yaku board (hand yaku are declared, not captured)."""
+        return [yaku for yaku in self.yaku if not yaku.hand
+                and (value := self.table_value(ruleset, yaku.id)) and value.points is not None]
+
     def yaku_off(self, yaku: Yaku, options: dict[str, Any]) -> bool:
         """Whether the table's options switch the yaku off (options.viewings, the switches,
         an option on that `drops` it)."""

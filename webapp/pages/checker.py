@@ -25,15 +25,17 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.datastructures import ImmutableMultiDict
 
 from ..games import GAMES, Redirect
-from . import fragments
+from ..http.query import QueryArgs
+from . import checker_parts, fragments
 from .rules import page_context
 
 bp = Blueprint("checker", __name__)
 bp.add_app_template_global(fragments.kept, "kept")
 bp.add_app_template_filter(fragments.marks, "marks")
+for _part in (checker_parts.field_msg, checker_parts.described, checker_parts.rule_link):
+    bp.add_app_template_global(_part, _part.__name__)
 LIVE_HEADER = "Shinpan-Live"  # for a live update; its value names what it replaces
 ADDRESS_HEADER = "Shinpan-Live-Address"  # where a live update's answer stands (a tidier address)
 
@@ -61,7 +63,7 @@ def checker(game: str):
             return redirect(address, code=303)
         # live.js would follow the 303 at once: the live parts of the address it leads to,
         # and that address in a header, save a round trip on every such tap
-        answer = web.checker(web.rulebook, ImmutableMultiDict(
+        answer = web.checker(web.rulebook, QueryArgs(
             parse_qsl(answer.query, keep_blank_values=True)), g.lang)
         if isinstance(answer, Redirect):  # the address leads on: let the browser follow
             return redirect(address, code=303)

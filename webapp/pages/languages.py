@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from urllib.parse import urlencode
 
 from babel.numbers import format_decimal
@@ -81,6 +82,12 @@ def _format_number(locale: str, number: object) -> str:
 def format_number(number: object) -> str:
     """Flask-Babel's format_number, memoized: pages format the same few numbers."""
     return _format_number(str(get_locale()), number)
+
+
+def request_format_number() -> Callable[[object], str]:
+    """format_number with the request's locale looked up once, for a page's context: a
+    checker tap formats some thirty numbers, and Flask-Babel finds the locale anew each time."""
+    return partial(_format_number, str(get_locale()))
 
 
 def _bound_gettext(translations) -> dict:

@@ -18,7 +18,7 @@ from rulebook.i18n import LANGUAGES
 
 from ..games import GAMES
 from . import search as searching
-from .languages import format_number
+from .languages import request_format_number
 from .section_size import size_classes
 
 bp = Blueprint("rules", __name__)
@@ -85,7 +85,7 @@ def page_context(game_slug: str, args: Any) -> dict:
         "developer_rules": developer_rules(rb),
         "developer_section": DEVELOPER_SECTION,
         "highlights": game.highlights(rb, options),
-        "format_number": format_number,
+        "format_number": request_format_number(),
         "ngettext": ngettext,
     }
 
