@@ -1,6 +1,6 @@
 """Parts of a page made once and kept (webapp/pages/fragments.py: card charts, the table's
-fields, the share section, rule links) are the parts a fresh render makes: the key of each
-names everything it depends on. A corpus of checker pages and taps and of pages that share
+fields, Hanamikoji's favour markers and round-limit choices, the share section, rule links)
+are the parts a fresh render makes: the key of each names everything it depends on. A corpus of checker pages and taps and of pages that share
 a table's settings is answered in one order and again, the copies dropped, in the opposite
 order (a part kept by one request is then reused by others); both agree byte for byte."""
 from __future__ import annotations
@@ -14,7 +14,18 @@ URLS = [f"/{lang}/koikoi/score?{q}" for lang in ("en", "ja") for q in KOIKOI_QUE
     "a=0,1,8,9,28,29&winner=a&ka=0&kb=0&ruleset=nintendo", "ruleset=fudawiki&house=Oma")] + [
     "/uk/koikoi/", "/uk/koikoi/?house=Oma", "/en/hanamikoji/score?a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3",
     "/en/hanamikoji/score?edition=geekach&a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3&house=Oma",
-    "/ja/hanamikoji/?edition=geekach", "/en/koikoi/which?house=Oma"]
+    "/ja/hanamikoji/?edition=geekach", "/en/koikoi/which?house=Oma"] + [
+    # Hanamikoji's favour markers (names, places, round, a column's problem) and the
+    # round-limit choices (edition, choice)
+    f"/{lang}/hanamikoji/score?b=0,1,2,0,0,2,3&{q}" for lang in ("en", "uk")
+    for q in ("a=2,1,0,2,2,0,1&round=2&f0=a&f3=b&na=Olena&nb=Jonas",
+              "a=2,1,0,2,2,0,1&round=2&f0=a&f3=b&na=Olena&nb=Mira",
+              "a=2,1,0,2,2,0,1&round=2&f0=b&na=Jonas&nb=Olena", "a=2,1,0,2,2,0,1&round=3&f0=b",
+              "a=2,1,0,2,2,0,1&round=1", "a=2,1,0,2,2,0,1&edition=geekach&round_limit=1",
+              "a=2,1,0,2,2,0,1&round_limit=0", "a=2,1,0,2,2,0,1&round=2&f6=a",
+              "a=2,1,0,2,2,0,4&round=2&f6=a",
+              # last: read first when the corpus is answered backwards
+              "a=2,1,0,2,2,0,1&edition=geekach&round_limit=0")]
 
 
 def answers(client, urls: list[str]) -> dict[tuple[str, bool], bytes]:
