@@ -1,8 +1,10 @@
 """Parts of a page made once and kept (webapp/pages/fragments.py: card charts, the table's
-fields, Hanamikoji's favour markers and round-limit choices, the share section, rule links)
-are the parts a fresh render makes: the key of each names everything it depends on. A corpus of checker pages and taps and of pages that share
-a table's settings is answered in one order and again, the copies dropped, in the opposite
-order (a part kept by one request is then reused by others); both agree byte for byte."""
+fields, Hanamikoji's favour markers, round-limit choices and board columns (in a tap), the
+share section, rule links) are the parts a fresh render makes: the key of each names
+everything it depends on. A corpus of checker pages and taps and of pages that share a
+table's settings is answered in one order and again, the copies dropped, in the opposite
+order (a part kept by one request is then reused by others), and with nothing kept; all
+three agree byte for byte."""
 from __future__ import annotations
 
 from tools.golden import KOIKOI_QUERIES
@@ -23,7 +25,9 @@ URLS = [f"/{lang}/koikoi/score?{q}" for lang in ("en", "ja") for q in KOIKOI_QUE
               "a=2,1,0,2,2,0,1&round=2&f0=b&na=Jonas&nb=Olena", "a=2,1,0,2,2,0,1&round=3&f0=b",
               "a=2,1,0,2,2,0,1&round=1", "a=2,1,0,2,2,0,1&edition=geekach&round_limit=1",
               "a=2,1,0,2,2,0,1&round_limit=0", "a=2,1,0,2,2,0,1&round=2&f6=a",
-              "a=2,1,0,2,2,0,4&round=2&f6=a",
+              "a=2,1,0,2,2,0,4&round=2&f6=a", "a=2,1,0,2,2,0,x", "a=2,1,0,2,2,0,y",
+              "a=2,2,0,2,2,0,1",
+              "a=1,2,2,1,1,2,1", "a=2,1,0,2,2,0", "a=0,0,0,0,0,0,0&b=1,0,0,0,0,0,0",
               # last: read first when the corpus is answered backwards
               "a=2,1,0,2,2,0,1&edition=geekach&round_limit=0")]
 
@@ -39,10 +43,16 @@ def answers(client, urls: list[str]) -> dict[tuple[str, bool], bytes]:
     return out
 
 
-def test_kept_parts_are_what_a_fresh_render_makes(client):
+def test_kept_parts_are_what_a_fresh_render_makes(client, monkeypatch):
     fragments.forget()
     forward = answers(client, URLS)
     fragments.forget()
     backward = answers(client, URLS[::-1])
-    assert forward == backward
+    # and nothing kept at all: every part made where it stands (a part reused within one
+    # page, the same in either order, is found here)
+    fragments.forget()
+    monkeypatch.setattr(fragments, "_keep", lambda key, part: None)
+    fresh = answers(client, URLS)
+    assert forward == fresh
+    assert backward == fresh
 
