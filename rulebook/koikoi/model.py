@@ -11,6 +11,7 @@ The rulesets, as every page that compares or finds them reads them (a stable con
                            (`switches`, `stacks`, `fixed`, `drops`) and `is_idle(value)`
   rb.effective_options(ruleset, overrides)   every option's value at a table
   rb.table_value(ruleset, yaku)              a yaku's value there (None: not played)
+  rb.board_yaku(ruleset)                     the captured-card yaku it gives points
   rb.stacks_at(ruleset, options)             the yaku pairs that score together there
   rb.applies(ruleset, option)                whether an option means anything there
   rb.compared()            the keys a comparison shows, in order:

@@ -2,6 +2,7 @@
 without raising for an absent name."""
 from __future__ import annotations
 
+from flask import request
 from werkzeug.datastructures import ImmutableMultiDict
 
 from webapp.http.query import QueryArgs
@@ -20,6 +21,5 @@ def test_get_is_werkzeugs_get():
 
 def test_the_site_reads_its_query_with_it(app):
     with app.test_request_context("/en/koikoi/score?a=0&a=8"):
-        from flask import request
         assert isinstance(request.args, QueryArgs)
         assert request.args.get("winner", "a") == "a" and request.args.getlist("a") == ["0", "8"]

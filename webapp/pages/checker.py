@@ -34,8 +34,10 @@ from .rules import page_context
 bp = Blueprint("checker", __name__)
 bp.add_app_template_global(fragments.kept, "kept")
 bp.add_app_template_filter(fragments.marks, "marks")
-for _part in (checker_parts.field_msg, checker_parts.described, checker_parts.rule_link):
-    bp.add_app_template_global(_part, _part.__name__)
+bp.add_app_template_global(checker_parts.field_msg)
+bp.add_app_template_global(checker_parts.described)
+bp.add_app_template_global(checker_parts.has_problem)
+bp.add_app_template_global(checker_parts.rule_link)
 LIVE_HEADER = "Shinpan-Live"  # for a live update; its value names what it replaces
 ADDRESS_HEADER = "Shinpan-Live-Address"  # where a live update's answer stands (a tidier address)
 

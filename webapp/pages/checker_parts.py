@@ -1,5 +1,6 @@
 """The checkers' smallest repeated parts, made in Python: a field's message, the attributes
-that tie a field to it, and a link to the rule that decides a step.
+that tie a field to it (and whether it has a problem), and a link to the rule that decides
+a step.
 
 They were Jinja macros (templates/checker/_macros.html keeps the larger ones). A checker
 tap renders some fifty of them (templates/games/hanamikoji/live.html), and a macro call
@@ -31,6 +32,12 @@ def _errors(context: Context, key: str) -> Sequence[Mapping[str, Any]]:
 
 
 @pass_context
+def has_problem(context: Context, key: str) -> bool:
+    """Whether the field has a message (for the key of a kept part that shows it)."""
+    return bool(_errors(context, key))
+
+
+@pass_context
 def field_msg(context: Context, key: str) -> Markup:
     """The referee's (or the form's) words next to the field they concern: a live region
     (static/js/live.js puts the server's new version in place), empty when all is well."""
@@ -48,7 +55,7 @@ def described(context: Context, key: str, hint: str | None = None) -> Markup:
     """A field's message (and hint) as its description, and aria-invalid while it has a
     problem. The element needs an id: static/js/live.js keeps these attributes up to date."""
     also = f" {escape(hint)}" if hint else ""
-    invalid = ' aria-invalid="true"' if _errors(context, key) else ""
+    invalid = ' aria-invalid="true"' if has_problem(context, key) else ""
     return Markup(f'data-live-attrs aria-describedby="msg-{escape(key)}{also}"{invalid}')
 
 
@@ -62,4 +69,3 @@ def rule_link(context: Context, rule_id: str) -> Markup:
     return Markup(f'<a class="rule-link" href="{escape(context["rule_url"](rule_id))}" '
                   f'aria-label="{label}"><span class="rule-link__mark" aria-hidden="true">'
                   f'§</span>&nbsp;{escape(title)}</a>')
-

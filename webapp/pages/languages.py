@@ -79,14 +79,10 @@ def _format_number(locale: str, number: object) -> str:
     return format_decimal(number, locale=locale)
 
 
-def format_number(number: object) -> str:
-    """Flask-Babel's format_number, memoized: pages format the same few numbers."""
-    return _format_number(str(get_locale()), number)
-
-
 def request_format_number() -> Callable[[object], str]:
-    """format_number with the request's locale looked up once, for a page's context: a
-    checker tap formats some thirty numbers, and Flask-Babel finds the locale anew each time."""
+    """Flask-Babel's format_number, memoized (pages format the same few numbers) and with
+    the request's locale looked up once, for a page's context: a checker tap formats some
+    thirty numbers, and Flask-Babel finds the locale anew each time."""
     return partial(_format_number, str(get_locale()))
 
 
