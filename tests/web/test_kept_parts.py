@@ -1,5 +1,5 @@
 """Parts of a page made once and kept (webapp/pages/fragments.py: card charts, the table's
-fields, Hanamikoji's favour markers, round-limit choices and board columns (in a tap), the
+fields and its match's fields, Hanamikoji's favour markers, round-limit choices and board columns (in a tap), the
 share section, rule links) are the parts a fresh render makes: the key of each names
 everything it depends on. A corpus of checker pages and taps and of pages that share a
 table's settings is answered in one order and again, the copies dropped, in the opposite
@@ -18,7 +18,10 @@ CORPORA = {  # two, so that the suite's workers share them out
         f"/{lang}/koikoi/score?{q}" for lang in ("en", "ja") for q in KOIKOI_QUERIES + (
             "a=0,2,8&winner=a", "a=0,2,8&winner=b", "b=0,2,8,10,28,30&winner=a&ka=0&kb=0",
             "a=0,1,8,9,28,29&winner=a&ka=0&kb=0&ruleset=nintendo",
-            "ruleset=fudawiki&house=Oma")] + [
+            "ruleset=fudawiki&house=Oma",
+            # the match's fields: the same round with other calls, calls typed wrong, and
+            # another match length (kept once per what they show)
+            "a=0,2,8&winner=a&ka=2", "a=0,2,8&winner=a&ka=2&kb=x", "a=0,2,8&winner=a&rounds=6")] + [
         "/uk/koikoi/", "/uk/koikoi/?house=Oma",
         "/en/hanamikoji/score?edition=geekach&a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3&house=Oma",
         "/ja/hanamikoji/?edition=geekach", "/en/koikoi/which?house=Oma"],
