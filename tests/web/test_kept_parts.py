@@ -25,8 +25,8 @@ CORPORA = {  # two, so that the suite's workers share them out
         "/uk/koikoi/", "/uk/koikoi/?house=Oma",
         "/en/hanamikoji/score?edition=geekach&a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,3&house=Oma",
         "/ja/hanamikoji/?edition=geekach", "/en/koikoi/which?house=Oma"],
-    # Hanamikoji's favour markers (names, places, round, a column's problem), board columns
-    # and round-limit choices (edition, choice)
+    # Hanamikoji's favour markers (names, places, round, a column's problem), board columns,
+    # round-limit choices (edition, choice) and the setup's fields (names, round, messages)
     "Hanamikoji": [f"/uk/hanamikoji/score?{q}" for q in (
         "a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,x", "a=2,1,0,2,2,0,1&b=0,1,2,0,0,2,y")] + [
         f"/uk/hanamikoji/score?b=0,1,2,0,0,2,3&{q}" for q in (
@@ -37,6 +37,10 @@ CORPORA = {  # two, so that the suite's workers share them out
         "a=2,1,0,2,2,0,1&round_limit=0", "a=2,1,0,2,2,0,1&round=2&f6=a",
         "a=2,1,0,2,2,0,4&round=2&f6=a", "a=2,1,0,2,2,0,x", "a=2,1,0,2,2,0,y",
         "a=2,2,0,2,2,0,1", "a=1,2,2,1,1,2,1", "a=2,1,0,2,2,0",
+        # the setup's fields: names too long to keep (the same message, another name typed),
+        # and a card put aside that is no card (a message only its field shows)
+        "a=2,1,0,2,2,0,1&na=" + "x" * 45, "a=2,1,0,2,2,0,1&na=" + "y" * 45,
+        "mode=log&removed=9", "mode=log&removed=ayane",
         # last: read first when the corpus is answered backwards
         "a=2,1,0,2,2,0,1&edition=geekach&round_limit=0")],
 }

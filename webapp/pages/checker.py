@@ -37,6 +37,7 @@ bp.add_app_template_filter(fragments.marks, "marks")
 bp.add_app_template_global(checker_parts.field_msg)
 bp.add_app_template_global(checker_parts.described)
 bp.add_app_template_global(checker_parts.has_problem)
+bp.add_app_template_global(checker_parts.problems)
 bp.add_app_template_global(checker_parts.rule_link)
 LIVE_HEADER = "Shinpan-Live"  # for a live update; its value names what it replaces
 ADDRESS_HEADER = "Shinpan-Live-Address"  # where a live update's answer stands (a tidier address)

@@ -38,6 +38,14 @@ def has_problem(field_errors: Mapping[str, Sequence[Any]], key: str) -> bool:
     return bool(field_errors.get(key))
 
 
+def problems(field_errors: Mapping[str, Sequence[Mapping[str, Any]]],
+             *keys: str) -> tuple[tuple[str, tuple[tuple[str, str | None], ...]], ...]:
+    """What the fields' messages say and which rules they link (for the key of a kept part
+    that shows them)."""
+    return tuple((key, tuple((error["message"], error.get("rule"))
+                             for error in field_errors.get(key) or ())) for key in keys)
+
+
 @pass_context
 def field_msg(context: Context, key: str) -> Markup:
     """The referee's (or the form's) words next to the field they concern: a live region

@@ -1,6 +1,7 @@
 """Parts of a page made once and kept, for the parts a checker tap renders again and again
-unchanged: Koi-Koi's card chart (48 cards per pile, in every answer) and its table's
-fields, the share section (its QR code and links follow the settings alone).
+unchanged: Koi-Koi's card chart (48 cards per pile, in every answer), its table's fields
+and its match's fields, Hanamikoji's setup fields, favour markers and board columns, the
+share section (its QR code and links follow the settings alone).
 
 A template wraps such a part in `{% call kept(key...) %}…{% endcall %}`: the key names
 everything the part depends on besides the page's language, which `kept` adds (a list in
