@@ -184,6 +184,26 @@ def find(game_slug: str, query: str, lang: str, options: Any = None,
                  searching.knows_every_word(index, query))
 
 
+def best_game_first(found: list[Found], query: str) -> list[Found]:
+    """The games of a search over all of them, in the order a player expects: a game the
+    query names first ("koi koi", "Кой-кой", "こいこい"; its name is common in its own rules,
+    so it scores little there), then the one whose rules answer best (by its best hit's
+    score; the registry's order where they tie): a question about yaku shows Koi-Koi's
+    rules above Hanamikoji's."""
+    typed = _letters(query)
+
+    def order(group: Found) -> tuple[bool, float]:
+        named = any(_letters(name) in typed for name in (group.game.slug, str(group.game.title)))
+        return not named, -group.hits[0].score if group.hits else 0.0
+
+    return sorted(found, key=order)
+
+
+def _letters(text: str) -> str:
+    """Letters and digits alone, case folded: "Koi-Koi" and "koi koi" are both "koikoi"."""
+    return "".join(char for char in text.casefold() if char.isalnum())
+
+
 def best_answer(found: list[Found]) -> tuple[Found, Result] | None:
     """The answer card of a search over one or more games: a game's answer, when no other
     game's best hit comes near it."""

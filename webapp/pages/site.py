@@ -24,7 +24,7 @@ from ..games import GAMES
 from ..http.caching import send_static
 from . import languages
 from .meta import game_names
-from .rules import DEVELOPER_SECTION, best_answer, did_you_mean, find, read_query
+from .rules import DEVELOPER_SECTION, best_answer, best_game_first, did_you_mean, find, read_query
 
 bp = Blueprint("site", __name__)
 
@@ -51,7 +51,7 @@ def search():
     """The rules of every game, searched at once (the home page's search box)."""
     notices: list[str] = []
     query = read_query(request.args, notices)
-    found = [find(slug, query, g.lang) for slug in GAMES] if query else []
+    found = best_game_first([find(slug, query, g.lang) for slug in GAMES], query) if query else []
     return render_template("rules/search.html", page="search", query=query, found=found,
                            suggestion=did_you_mean(found), best=best_answer(found),
                            notices=notices)
