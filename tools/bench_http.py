@@ -23,8 +23,9 @@ more CPU per request than granian does for a kept page, so it would measure itse
   200 different one-round requests >= 0.55) and a floor that sends the body back unparsed
   (a reference line: no target)
 * first visit on the wire of every page type (home, both rules pages, both checkers) in
-  every language: the HTML and every stylesheet, script and image it names, and /sw.js,
-  compressed as a browser asks (br, gzip)                                    target <= 15 KB
+  every language: the HTML and every stylesheet, script and image it names, /sw.js and
+  the offline page the service worker keeps, compressed as a browser asks (br, gzip)
+                                                                             target <= 15 KB
 * a checker permalink asked twice: the second answer comes from the page cache (same
   ETag and bytes); the CPU of a fresh render beside a kept one, in-process
 * a checker tap (one control changed), server CPU in-process: the live update
@@ -134,7 +135,9 @@ def first_visit(base: str, path: str) -> tuple[int, int, int, int, dict[str, int
     HTML, then every stylesheet, script and image it names (`<link href>`, `<script src>`,
     `<img src>`, `<source srcset>`; `data:` ones are inside the HTML), and the service
     worker the site script registers (/sw.js; registered after the page's load, but a first
-    visit fetches it). Returns (total, HTML, HTML unpacked, the HTML at brotli's best (what
+    visit fetches it) with the offline page of the page's language, which the worker keeps
+    when it starts (static/js/sw.js, keepOfflinePage: that page alone, not its files; the
+    worker's fetch of the open page again is a 304, headers only). Returns (total, HTML, HTML unpacked, the HTML at brotli's best (what
     no setting of the server can beat without changing the page), {asset: bytes} in the
     order the page names them, hashes dropped: `css/site.css`)."""
     import brotli
@@ -149,6 +152,9 @@ def first_visit(base: str, path: str) -> tuple[int, int, int, int, dict[str, int
         if asset != path and (asset.startswith("/static/") or asset == "/sw.js"):
             name = HASHED_NAME.sub("", asset.removeprefix("/static/").lstrip("/"))
             fetched[name] = len(fetch(base, asset, "Accept-Encoding: br, gzip")[1])
+    if "sw.js" in fetched:
+        offline = "/" + path.lstrip("/").split("/", 1)[0] + "/offline"
+        fetched["offline page"] = len(fetch(base, offline, "Accept-Encoding: br, gzip")[1])
     best = len(brotli.compress(html, quality=11))
     return len(body) + sum(fetched.values()), len(body), len(html), best, fetched
 
@@ -373,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     print(line("score API", raw_score, "product", "raw echo", RAW_ECHO_SCORE_TARGET))
     print(line("Koi-Koi API", raw_koikoi, "product", "raw echo", RAW_ECHO_KOIKOI_TARGET))
     print(line("score API", floor_score, "product", "floor", None))
-    print("  first visit on the wire (HTML + CSS + JS + images + /sw.js, compressed as a browser "
+    print("  first visit on the wire (HTML + CSS + JS + images + /sw.js + the offline page it keeps, compressed as a browser "
           f"asks; target <= {FIRST_VISIT_TARGET // 1024} KB for every page type):")
     for name, by_lang in visits.items():
         en_total, en_html, en_plain, en_best, en_assets = by_lang["en"]
