@@ -396,6 +396,30 @@ def test_no_card_when_no_rule_stands_out(client):
     assert 'id="search-results"' in html and 'id="search-answer"' not in html
 
 
+@pytest.mark.parametrize("address", [
+    "/en/hanamikoji/search?q=how to play hanamikoji",  # was: the editions compared
+    "/en/search?q=hanamikoji",
+    "/de/search?q=hanamikoji regeln",  # was: Koi-Koi's flower viewing ("hanami…")
+    "/uk/search?q=як грати в ханамікоджі",
+    "/ja/search?q=花見小路のルール",
+])
+def test_no_card_on_a_games_name_alone(client, address):
+    """A question that names a game and asks nothing the rules answer gets no card: the
+    name is in the titles of the editions compared, and begins Koi-Koi's "hanami"."""
+    html = client.get(address).get_data(as_text=True)
+    assert 'id="search-results"' in html and 'id="search-answer"' not in html
+
+
+def test_a_card_that_rests_on_more_than_the_games_name_stays(client):
+    """Koi-Koi's call is named after the game: where the rest of the question finds the
+    same rule first, the card stays."""
+    html = client.get("/es/koikoi/search",
+                      query_string={"q": "clubhouse games solo se puede cantar koi koi una vez"})
+    assert 'id="search-answer"' in html.get_data(as_text=True)
+    assert re.search(r'class="search-answer"[^>]*data-rule="koikoi.limit"',
+                     html.get_data(as_text=True))
+
+
 def test_the_search_keeps_the_pages_options_and_suggests_nothing(client):
     html = client.get("/fr/hanamikoji/search?q=jetons&edition=iello").get_data(as_text=True)
     form = re.search(r'<form class="search-form" id="search-form".*?</form>', html, re.DOTALL).group(0)

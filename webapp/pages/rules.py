@@ -5,8 +5,11 @@ its YAML (through the GAMES registry), names and texts from `Terms`.
 """
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from babel.lists import format_list
@@ -139,6 +142,7 @@ class Found:
     suggestion: str | None = None  # "did you mean", when a word is not the rules' own
     answer: Result | None = None  # the hit that clearly answers the query (also in `hits`)
     knows_every_word: bool = False  # the rules use every word of the query as typed
+    named: bool = False  # the query names the game ("koi koi", "花見小路")
 
 
 def read_query(args: Mapping[str, str], notices: list[str]) -> str:
@@ -178,35 +182,65 @@ def find(game_slug: str, query: str, lang: str, options: Any = None,
                       hit.score)
 
     results = [shown(hit) for hit in hits]
+    named = names_game(query, game)
     best = searching.answer(hits)
+    if best and named and _first_without_name(index, query, game) != best.rule_id:
+        best = None  # the card rested on the game's name
     return Found(game, terms, results, url, searching.suggest(index, query),
-                 results[hits.index(best)] if best else None,
-                 searching.knows_every_word(index, query))
+                 next((r for r in results if best and r.rule_id == best.rule_id), None),
+                 searching.knows_every_word(index, query), named)
 
 
-def best_game_first(found: list[Found], query: str) -> list[Found]:
+def _first_without_name(index: Any, query: str, game: Any) -> str | None:
+    """The first rule found for the query without the game's name ("how to play hanamikoji":
+    "how to play"). An answer card must be that rule too: the name alone answers nothing (it
+    stands in the titles of the editions compared, and Koi-Koi's call is named after the
+    game, so "koi koi" is kept where the rest of the question points to the same rule)."""
+    rest = query
+    for name in _names(game):
+        rest = _name_pattern(name).sub(" ", rest)
+    hits = searching.search(index, rest) if searching.query_words(rest, index) else []
+    return hits[0].rule_id if hits else None
+
+
+def names_game(query: str, game: Any) -> bool:
+    """Whether the query names the game, in the page's language or by its Latin name."""
+    return any(_name_pattern(name).search(query) for name in _names(game))
+
+
+def _names(game: Any) -> set[str]:
+    return {game.slug, str(game.title)}  # the title in the page's language
+
+
+@lru_cache(maxsize=64)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """A game's name as players type it: any case, its parts apart, joined or hyphenated
+    ("koi koi", "Koi-Koi", "koikoi"); a whole word where words are spaced."""
+    letters = "".join(char for char in name.casefold() if char.isalnum())
+    body = r"[\s\-‐‑–·・]*".join(re.escape(char) for char in letters)
+    if all(unicodedata.name(char, "").startswith(("LATIN", "CYRILLIC", "DIGIT"))
+           for char in letters):
+        body = rf"(?<![^\W_]){body}(?![^\W_])"
+    return re.compile(body, re.IGNORECASE)
+
+
+def best_game_first(found: list[Found]) -> list[Found]:
     """The games of a search over all of them, in the order a player expects: a game the
     query names first ("koi koi", "Кой-кой", "こいこい"; its name is common in its own rules,
     so it scores little there), then the one whose rules answer best (by its best hit's
     score; the registry's order where they tie): a question about yaku shows Koi-Koi's
     rules above Hanamikoji's."""
-    typed = _letters(query)
-
-    def order(group: Found) -> tuple[bool, float]:
-        named = any(_letters(name) in typed for name in (group.game.slug, str(group.game.title)))
-        return not named, -group.hits[0].score if group.hits else 0.0
-
-    return sorted(found, key=order)
-
-
-def _letters(text: str) -> str:
-    """Letters and digits alone, case folded: "Koi-Koi" and "koi koi" are both "koikoi"."""
-    return "".join(char for char in text.casefold() if char.isalnum())
+    return sorted(found, key=lambda group: (
+        not group.named, -group.hits[0].score if group.hits else 0.0))
 
 
 def best_answer(found: list[Found]) -> tuple[Found, Result] | None:
     """The answer card of a search over one or more games: a game's answer, when no other
-    game's best hit comes near it."""
+    game's best hit comes near it; only the game's, when the query names one game alone
+    ("hanamikoji regeln" is not asking for Koi-Koi's flower viewing, "hanami")."""
+    named = [group for group in found if group.named]
+    if len(named) == 1:
+        found = named
     answers = [group for group in found if group.answer]
     if len(answers) != 1:
         return None
