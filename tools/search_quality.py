@@ -80,7 +80,8 @@ def games_first(app, questions: dict[str, list[dict]] | None = None) -> dict[str
         with app.test_request_context(f"/{lang}/search"):
             g.lang = lang  # as the page's address sets it: the games' names in the language
             for entry in asked:
-                found = best_game_first([find(slug, entry["q"], lang) for slug in GAMES])
+                found = best_game_first([find(slug, entry["q"], lang) for slug in GAMES],
+                                        entry["q"], lang)
                 if found[0].game.slug != entry["game"]:
                     missed[lang].append(entry["q"])
     return missed

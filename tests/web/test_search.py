@@ -67,6 +67,17 @@ def test_the_search_of_every_game_shows_first_the_game_a_question_is_about(games
     assert share >= search_quality.GAME_FIRST_TARGET, (lang, share, games_missed[lang])
 
 
+def test_evidence_shares_each_word_by_the_games_that_hold_it(index):
+    games = [index("en", "hanamikoji"), index("en", "koikoi")]
+    only_koikoi = search.evidence(games, "inoshikacho")
+    assert only_koikoi[0] == 0 and only_koikoi[1] > 0
+    only_hanamikoji = search.evidence(games, "geisha")
+    assert only_hanamikoji[0] > 0 and only_hanamikoji[1] == 0
+    shared = search.evidence(games, "points")
+    assert shared[0] > 0 and shared[1] > 0
+    assert search.evidence(games, "zzzqx") == [0.0, 0.0]
+
+
 @pytest.mark.parametrize("lang, question, first", [
     ("en", "does the sake cup count as a plain", "koikoi"),
     ("de", "wer gewinnt bei gleichstand", "hanamikoji"),
@@ -75,6 +86,9 @@ def test_the_search_of_every_game_shows_first_the_game_a_question_is_about(games
     ("uk", "скільки раундів у ханамікоджі", "hanamikoji"),
     ("uk", "скільки разів можна казати кой-кой", "koikoi"),
     ("ja", "こいこいは何回までできますか", "koikoi"),
+    # scored higher in Hanamikoji's rules, on "combien" and "punkte"
+    ("fr", "combien vaut inoshikacho", "koikoi"),
+    ("de", "wie viele punkte gibt inoshikacho", "koikoi"),
 ])
 def test_the_home_search_shows_first_the_game_the_question_is_about(client, lang, question, first):
     html = client.get(f"/{lang}/search", query_string={"q": question}).get_data(as_text=True)

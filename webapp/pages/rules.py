@@ -224,14 +224,22 @@ def _name_pattern(name: str) -> re.Pattern[str]:
     return re.compile(body, re.IGNORECASE)
 
 
-def best_game_first(found: list[Found]) -> list[Found]:
+def best_game_first(found: list[Found], query: str, lang: str) -> list[Found]:
     """The games of a search over all of them, in the order a player expects: a game the
     query names first ("koi koi", "Кой-кой", "こいこい"; its name is common in its own rules,
-    so it scores little there), then the one whose rules answer best (by its best hit's
-    score; the registry's order where they tie): a question about yaku shows Koi-Koi's
-    rules above Hanamikoji's."""
-    return sorted(found, key=lambda group: (
-        not group.named, -group.hits[0].score if group.hits else 0.0))
+    so it scores little there), then the one whose rules answer best. Each game's best score
+    is weighed by how much the query's words are that game's (`searching.evidence`): scores
+    of two games' searches do not compare alone ("combien vaut inoshikacho" scored higher in
+    Hanamikoji's rules, on "combien"). The registry's order where they tie."""
+    weights = searching.evidence(
+        [searching.build_index(group.game.slug, lang) for group in found], query)
+
+    def order(pair: tuple[Found, float]) -> tuple[bool, float, float]:
+        group, weight = pair
+        score = group.hits[0].score if group.hits else 0.0
+        return not group.named, -score * weight, -score
+
+    return [group for group, _ in sorted(zip(found, weights), key=order)]
 
 
 def best_answer(found: list[Found]) -> tuple[Found, Result] | None:

@@ -396,6 +396,26 @@ def _notes_below_their_rules(hits: list[Hit]) -> list[Hit]:
     return out
 
 
+def evidence(indexes: list[Index], query: str) -> list[float]:
+    """How much the query is about each index's rules rather than the others' (indexes of
+    one language, one per game): for each query word the rules use as typed, its rarity
+    over all their documents (IDF), shared among the indexes by their share of the documents
+    that hold it. "inoshikacho" is Koi-Koi's alone and rare; "points" is everywhere."""
+    total = sum(len(index.entries) for index in indexes)
+    words = dict.fromkeys(word for index in indexes for word in query_words(query, index))
+    out = [0.0] * len(indexes)
+    for word in words:
+        holders = [len({number for key in index.analyzer.keys(word)
+                        for number, _place, _count in index.postings.get(key, ())})
+                   for index in indexes]
+        held = sum(holders)
+        if held:
+            idf = math.log(1 + (total - held + 0.5) / (held + 0.5))
+            for i, count in enumerate(holders):
+                out[i] += idf * count / held
+    return out
+
+
 def answer(hits: list[Hit]) -> Hit | None:
     """The hit that clearly answers the query, if one does: a rule or an FAQ entry that
     matches most of the query and scores well above the next hit that is not about the same

@@ -51,7 +51,8 @@ def search():
     """The rules of every game, searched at once (the home page's search box)."""
     notices: list[str] = []
     query = read_query(request.args, notices)
-    found = best_game_first([find(slug, query, g.lang) for slug in GAMES]) if query else []
+    found = (best_game_first([find(slug, query, g.lang) for slug in GAMES], query, g.lang)
+             if query else [])
     return render_template("rules/search.html", page="search", query=query, found=found,
                            suggestion=did_you_mean(found), best=best_answer(found),
                            notices=notices)
