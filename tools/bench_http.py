@@ -49,6 +49,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,7 +130,22 @@ PAGE_TYPES = {
 }
 
 
-def first_visit(base: str, path: str) -> tuple[int, int, int, int, dict[str, int]]:
+class Visit(NamedTuple):
+    """A first visit's bytes (see first_visit)."""
+
+    total: int  # everything on the wire
+    html: int  # the HTML as sent
+    plain: int  # the HTML unpacked
+    best: int  # the HTML at brotli's best: what no server setting beats without changing it
+    files: dict[str, int]  # what else it fetched, in the page's order: `css/site.css` -> bytes
+
+    @property
+    def at_best(self) -> int:
+        """The whole visit with the HTML at brotli's best."""
+        return self.best + sum(self.files.values())
+
+
+def first_visit(base: str, path: str) -> Visit:
     """Bytes of a first visit on the wire as a browser with an empty cache fetches it (its
     bodies as sent, compressed when `br, gzip` is accepted; headers not counted): the
     HTML, then every stylesheet, script and image it names (`<link href>`, `<script src>`,
@@ -137,9 +153,8 @@ def first_visit(base: str, path: str) -> tuple[int, int, int, int, dict[str, int
     worker the site script registers (/sw.js; registered after the page's load, but a first
     visit fetches it) with the offline page of the page's language, which the worker keeps
     when it starts (static/js/sw.js, keepOfflinePage: that page alone, not its files; the
-    worker's fetch of the open page again is a 304, headers only). Returns (total, HTML, HTML unpacked, the HTML at brotli's best (what
-    no setting of the server can beat without changing the page), {asset: bytes} in the
-    order the page names them, hashes dropped: `css/site.css`)."""
+    worker's fetch of the open page again is a 304, headers only). File names are given
+    without their hashes."""
     import brotli
 
     headers, body = fetch(base, path, "Accept-Encoding: br, gzip")
@@ -155,8 +170,8 @@ def first_visit(base: str, path: str) -> tuple[int, int, int, int, dict[str, int
     if "sw.js" in fetched:
         offline = "/" + path.lstrip("/").split("/", 1)[0] + "/offline"
         fetched["offline page"] = len(fetch(base, offline, "Accept-Encoding: br, gzip")[1])
-    best = len(brotli.compress(html, quality=11))
-    return len(body) + sum(fetched.values()), len(body), len(html), best, fetched
+    return Visit(len(body) + sum(fetched.values()), len(body), len(html),
+                 len(brotli.compress(html, quality=11)), fetched)
 
 
 def in_process_us(bodies: list[str]) -> dict[str, float]:
@@ -367,32 +382,30 @@ def main(argv: list[str] | None = None) -> int:
     print(line("rules page", server_page, "granian", "gunicorn", SERVER_PAGE_TARGET))
     print(line("  br asked", server_browser, "granian", "gunicorn", SERVER_PAGE_TARGET))
     print("  the ASGI entry (webapp/server/asgi.py, body deadline) vs the WSGI interface, both granian:")
-    print(line("score API", asgi_score, "ASGI", "WSGI", ASGI_TARGET,
-               "budget to be the default"))
-    print(line("rules page", asgi_page, "ASGI", "WSGI", ASGI_TARGET,
-               "budget to be the default"))
-    print(line("  br asked", asgi_browser, "ASGI", "WSGI", ASGI_TARGET,
-               "budget to be the default"))
+    for label, pair in (("score API", asgi_score), ("rules page", asgi_page),
+                        ("  br asked", asgi_browser)):
+        print(line(label, pair, "ASGI", "WSGI", ASGI_TARGET, "budget to be the default"))
     print("  the score APIs vs baselines on the same granian config (tools/bench_app.py): a Flask")
     print("  JSON echo, a raw 6-line WSGI JSON echo, and a floor that sends the body back unparsed:")
     print(line("score API", echo_score, "product", "Flask echo", ECHO_TARGET))
     print(line("score API", raw_score, "product", "raw echo", RAW_ECHO_SCORE_TARGET))
     print(line("Koi-Koi API", raw_koikoi, "product", "raw echo", RAW_ECHO_KOIKOI_TARGET))
     print(line("score API", floor_score, "product", "floor", None))
-    print("  first visit on the wire (HTML + CSS + JS + images + /sw.js + the offline page it keeps, compressed as a browser "
-          f"asks; target <= {FIRST_VISIT_TARGET // 1024} KB for every page type):")
+    print("  first visit on the wire (HTML + CSS + JS + images + /sw.js + the offline page it "
+          "keeps, compressed as a browser asks; "
+          f"target <= {FIRST_VISIT_TARGET // 1024} KB for every page type):")
     for name, by_lang in visits.items():
-        en_total, en_html, en_plain, en_best, en_assets = by_lang["en"]
-        worst = max(by_lang, key=lambda lang: by_lang[lang][0])
-        print(f"    {name:<19s} en {en_total / 1024:5.1f} KB (HTML {en_html / 1024:.1f} KB, "
-              f"{en_plain / 1024:.1f} KB unpacked); largest {worst} "
-              f"{by_lang[worst][0] / 1024:5.1f} KB: {verdict(by_lang[worst][0] <= FIRST_VISIT_TARGET)}")
-        print("      fetched: " + ", ".join(f"{asset} {size / 1024:.1f}" for asset, size in en_assets.items())
-              + " KB")
-        files = sum(en_assets.values())
-        print(f"      the same page at brotli's best: HTML {en_best / 1024:.1f} KB, with the files "
-              f"{(en_best + files) / 1024:.1f} KB (largest {worst}: "
-              f"{(by_lang[worst][3] + sum(by_lang[worst][4].values())) / 1024:.1f} KB)")
+        en = by_lang["en"]
+        worst = max(by_lang, key=lambda lang: by_lang[lang].total)
+        print(f"    {name:<19s} en {en.total / 1024:5.1f} KB (HTML {en.html / 1024:.1f} KB, "
+              f"{en.plain / 1024:.1f} KB unpacked); largest {worst} "
+              f"{by_lang[worst].total / 1024:5.1f} KB: "
+              f"{verdict(by_lang[worst].total <= FIRST_VISIT_TARGET)}")
+        print("      fetched: " + ", ".join(f"{asset} {size / 1024:.1f}"
+                                          for asset, size in en.files.items()) + " KB")
+        print(f"      the same page at brotli's best: HTML {en.best / 1024:.1f} KB, with the files "
+              f"{en.at_best / 1024:.1f} KB (largest {worst}: "
+              f"{by_lang[worst].at_best / 1024:.1f} KB)")
     same = (permalink[0][0].get("etag") == permalink[1][0].get("etag")
             and permalink[0][1] == permalink[1][1])
     print(f"  checker permalink asked twice: {'same ETag and bytes' if same else 'DIFFERENT'}; "

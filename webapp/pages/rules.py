@@ -187,7 +187,7 @@ def find(game_slug: str, query: str, lang: str, options: Any = None,
     if best and named and _first_without_name(index, query, game) != best.rule_id:
         best = None  # the card rested on the game's name
     return Found(game, terms, results, url, searching.suggest(index, query),
-                 next((r for r in results if best and r.rule_id == best.rule_id), None),
+                 results[hits.index(best)] if best else None,
                  searching.knows_every_word(index, query), named)
 
 
